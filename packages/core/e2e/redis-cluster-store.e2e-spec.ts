@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { Cluster } from 'ioredis';
+import { RedisCluster } from '@durable-timeout/redis-testing';
+import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
+import { describeTimeoutStoreContract } from '../src/store/timeout-store.contract.js';
+import { TimeoutKeys } from '../src/store/timeout-keys.js';
+import { slotOf } from '../src/store/slot-of.js';
+import type { TimeoutStore } from '../src/store/timeout-store.js';
+
+let cluster: RedisCluster;
+
+beforeAll(async () => {
+  cluster = await RedisCluster.start({ masters: 3 });
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.dispose();
+});
+
+describeTimeoutStoreContract('Redis Cluster, 3 masters', async () => {
+  const prefix = `t${randomUUID().slice(0, 8)}`;
+  const opened: TimeoutStore[] = [];
+  const open = () => {
+    const store = new RedisTimeoutStore({ connection: { cluster: cluster.startupNodes }, prefix });
+    opened.push(store);
+    return store;
+  };
+  return {
+    store: open(),
+    openPeer: async () => open(),
+    advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    dispose: async () => {
+      await Promise.all(opened.map((store) => store.close()));
+    },
+  };
+});
+
+describe('RedisTimeoutStore on a Redis Cluster', () => {
+  /** Port of the master serving each hash slot range, from CLUSTER SLOTS. */
+  async function masterOfKey(client: Cluster, key: string): Promise<number> {
+    const hashSlot = Number(await client.call('CLUSTER', 'KEYSLOT', key));
+    const ranges = (await client.call('CLUSTER', 'SLOTS')) as Array<[number, number, [string, number]]>;
+    const range = ranges.find(([from, to]) => hashSlot >= from && hashSlot <= to);
+    if (!range) throw new Error(`no master serves hash slot ${hashSlot}`);
+    return range[2][1];
+  }
+
+  it('spreads the slots of a 16-slot topic over all three masters', async () => {
+    const client = cluster.client();
+    try {
+      const keys = new TimeoutKeys('dt');
+      const masters = new Set<number>();
+      for (let slot = 0; slot < 16; slot++) {
+        const slotKeys = keys.slot('payment', slot);
+        const master = await masterOfKey(client, slotKeys.due);
+        masters.add(master);
+        // Every key of a slot lives on the same hash slot, so every script stays on one node.
+        for (const key of [slotKeys.lease, slotKeys.dead, slotKeys.seq, slotKeys.buckets[0]!, slotKeys.buckets.at(-1)!]) {
+          expect(await client.call('CLUSTER', 'KEYSLOT', key)).toBe(await client.call('CLUSTER', 'KEYSLOT', slotKeys.due));
+        }
+      }
+      expect(masters.size).toBe(3);
+    } finally {
+      await client.quit();
+    }
+  });
+
+  it('works through a Cluster instance it was given, across all slots, and leaves it open', async () => {
+    const given = cluster.client();
+    const store = new RedisTimeoutStore({ connection: given, prefix: `t${randomUUID().slice(0, 8)}` });
+    try {
+      await store.init([{ name: 'payment', slots: 16 }]);
+      const now = await store.now();
+      const ids = Array.from({ length: 64 }, (_, i) => `{order}:${i}`);
+      await Promise.all(ids.map((id) => store.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { at: now - 1, payload: `"${id}"` })));
+      const fired: string[] = [];
+      for (let slot = 0; slot < 16; slot++) {
+        const { claimed } = await store.claim({ topic: 'payment', slot }, 100, 60_000);
+        for (const entry of claimed) {
+          expect(entry.payload).toBe(`"${entry.id}"`);
+          fired.push(entry.id);
+        }
+        const acks = await store.ackMany({ topic: 'payment', slot }, claimed.map(({ id, fencingToken }) => ({ id, fencingToken })));
+        expect(acks.every(Boolean)).toBe(true);
+      }
+      expect(fired.sort()).toEqual([...ids].sort());
+    } finally {
+      await store.close();
+    }
+    expect(given.status).toBe('ready');
+    await given.quit();
+  });
+});

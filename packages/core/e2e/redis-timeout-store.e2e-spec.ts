@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RedisServer } from '@durable-timeout/redis-testing';
+import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
+import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
+import { describeTimeoutStoreContract } from '../src/store/timeout-store.contract.js';
+import { DATA_BUCKETS, slotOf } from '../src/store/slot-of.js';
+import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
+import type { TimeoutLogger } from '../src/types.js';
+
+const uniquePrefix = () => `t${randomUUID().slice(0, 8)}`;
+
+/** Polls `check` until it returns true, up to `timeoutMs`. */
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function recordingLogger(): TimeoutLogger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, log: () => undefined, error: () => undefined, warn: (message) => warnings.push(message) };
+}
+
+let server: RedisServer;
+
+beforeAll(async () => {
+  server = await RedisServer.start();
+});
+
+afterAll(async () => {
+  await server?.dispose();
+});
+
+describeTimeoutStoreContract('Redis, one server', async () => {
+  const prefix = uniquePrefix();
+  const opened: TimeoutStore[] = [];
+  const open = () => {
+    const store = new RedisTimeoutStore({ connection: server.url, prefix });
+    opened.push(store);
+    return store;
+  };
+  return {
+    store: open(),
+    openPeer: async () => open(),
+    advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    dispose: async () => {
+      await Promise.all(opened.map((store) => store.close()));
+    },
+  };
+});
+
+describe('RedisTimeoutStore on one server', () => {
+  const slot: SlotRef = { topic: 'payment', slot: 0 };
+
+  it('never closes a connection it was given, but closes its own subscriber', async () => {
+    const given = new Redis(server.url);
+    const store = new RedisTimeoutStore({ connection: given, prefix: uniquePrefix() });
+    await store.schedule(slot, 'x', { delayMs: 60_000, payload: 'null' });
+    const unsubscribeLater = await store.subscribe(['payment'], () => undefined, () => undefined);
+    expect(typeof unsubscribeLater).toBe('function');
+    const clientsBefore = Number(/connected_clients:(\d+)/.exec(await given.info('clients'))![1]);
+    await store.close();
+    expect(given.status).toBe('ready');
+    expect(await given.ping()).toBe('PONG');
+    await waitUntil(async () => Number(/connected_clients:(\d+)/.exec(await given.info('clients'))![1]) === clientsBefore - 1);
+    await given.quit();
+  });
+
+  it('closes the connection it opened', async () => {
+    const store = new RedisTimeoutStore({ connection: server.url, prefix: uniquePrefix() });
+    await store.ping();
+    await store.close();
+    await waitUntil(() => store.connection.status === 'end');
+    await expect(store.get(slot, 'x')).rejects.toThrow(/closed/);
+  });
+
+  it('warns once through the logger when the server has no append-only file', async () => {
+    const logger = recordingLogger();
+    const store = new RedisTimeoutStore({ connection: server.url, prefix: uniquePrefix(), logger });
+    await store.init([{ name: 'payment', slots: 16 }]);
+    await store.init([{ name: 'payment', slots: 16 }]);
+    await store.close();
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toMatch(/appendonly/);
+
+    const durable = await RedisServer.start({ appendonly: true, appendfsync: 'everysec' });
+    try {
+      const quiet = recordingLogger();
+      const durableStore = new RedisTimeoutStore({ connection: durable.url, prefix: uniquePrefix(), logger: quiet });
+      await durableStore.init([]);
+      await durableStore.close();
+      expect(quiet.warnings).toEqual([]);
+    } finally {
+      await durable.dispose();
+    }
+  });
+
+  it('rejects an invalid prefix', () => {
+    expect(() => new RedisTimeoutStore({ connection: server.url, prefix: 'a{b}' })).toThrow(/prefix/);
+  });
+
+  it('keeps about 160 bytes per pending timeout in listpack-encoded buckets (figure printed)', async () => {
+    const measured = await RedisServer.start();
+    const store = new RedisTimeoutStore({ connection: measured.url, prefix: 'dt' });
+    try {
+      const client = store.connection;
+      const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
+      const count = 100_000;
+      const before = await usedMemory();
+      const payload = '{"amount":424,"c":1}';
+      for (let start = 0; start < count; start += 10_000) {
+        const calls: Promise<unknown>[] = [];
+        for (let i = start; i < start + 10_000; i++) {
+          const id = `order-${String(i).padStart(6, '0')}`;
+          calls.push(store.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { delayMs: 60_000 + (i % 1_000), payload }));
+        }
+        await Promise.all(calls);
+      }
+      const bytesPerTimeout = ((await usedMemory()) - before) / count;
+      console.log(`Redis memory per pending timeout (12-char id, 20-byte payload, ${count} pending): ${bytesPerTimeout.toFixed(1)} bytes`);
+      const keys = store.keys.slot('payment', 0);
+      expect(await client.call('OBJECT', 'ENCODING', keys.buckets[0]!)).toBe('listpack');
+      expect(await client.zcard(keys.due)).toBeGreaterThan(count / 32);
+      expect(bytesPerTimeout).toBeLessThan(200);
+      expect(keys.buckets).toHaveLength(DATA_BUCKETS);
+    } finally {
+      await store.close();
+      await measured.dispose();
+    }
+  });
+});
+
+describe('RedisTimeoutStore when Redis fails', () => {
+  const slot: SlotRef = { topic: 'payment', slot: 1 };
+  const commandTimeoutMs = 300;
+
+  it('fails fast with RedisUnavailableError while the server is paused, and works again after', async () => {
+    const paused = await RedisServer.start();
+    const store = new RedisTimeoutStore({ connection: paused.url, prefix: uniquePrefix(), commandTimeoutMs });
+    try {
+      await store.schedule(slot, 'before', { delayMs: 60_000, payload: 'null' });
+      await store.schedule(slot, 'cancelled-late', { delayMs: 60_000, payload: 'null' });
+      await paused.pause();
+      const started = Date.now();
+      const error = await store.schedule(slot, 'during', { delayMs: 60_000, payload: 'null' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RedisUnavailableError);
+      expect((error as RedisUnavailableError).operation).toBe('schedule');
+      await expect(store.cancel(slot, 'cancelled-late')).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(store.get(slot, 'before')).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(store.ping()).rejects.toBeInstanceOf(RedisUnavailableError);
+      // Fail fast: within a small multiple of commandTimeoutMs (the calls above run one after another).
+      expect(Date.now() - started).toBeLessThan(commandTimeoutMs * 4 + 2_000);
+      await paused.resume();
+      expect((await store.get(slot, 'before'))!.state).toBe('pending');
+      // A call that timed out after it was sent may still take effect: the cancel ran on resume.
+      expect(await store.get(slot, 'cancelled-late')).toBeNull();
+      expect((await store.schedule(slot, 'after', { delayMs: 60_000, payload: 'null' })).outcome).toBe('created');
+    } finally {
+      await paused.resume();
+      await store.close();
+      await paused.dispose();
+    }
+  });
+
+  it('fails fast while the server is down, and worker calls resume by themselves after a restart', async () => {
+    const crashing = await RedisServer.start({ appendonly: true, appendfsync: 'always' });
+    const store = new RedisTimeoutStore({ connection: crashing.url, prefix: uniquePrefix(), commandTimeoutMs });
+    try {
+      const dueAt = (await store.now()) - 1;
+      await store.schedule(slot, 'survivor', { at: dueAt, payload: '"kept"' });
+      await crashing.kill();
+      await waitUntil(() => store.connection.status !== 'ready');
+      await expect(store.schedule(slot, 'lost', { delayMs: 1, payload: 'null' })).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(store.get(slot, 'survivor')).rejects.toBeInstanceOf(RedisUnavailableError);
+      // A worker call made while Redis is down waits for it instead of failing.
+      const claim = store.claim(slot, 10, 60_000);
+      await crashing.restart();
+      const { claimed } = await claim;
+      expect(claimed.map((entry) => [entry.id, entry.payload, entry.dueAt])).toEqual([['survivor', '"kept"', dueAt]]);
+      expect(await store.get(slot, 'lost')).toBeNull();
+      expect(await store.ack(slot, 'survivor', claimed[0]!.fencingToken)).toBe(true);
+    } finally {
+      await store.close();
+      await crashing.dispose();
+    }
+  });
+
+  it('re-subscribes after a restart and tells the caller, then delivers wake-ups again', async () => {
+    const restarting = await RedisServer.start();
+    const store = new RedisTimeoutStore({ connection: restarting.url, prefix: uniquePrefix(), commandTimeoutMs });
+    const wakes: number[] = [];
+    let resubscribed = 0;
+    try {
+      const unsubscribe = await store.subscribe(['payment'], (_slot, dueAt) => wakes.push(dueAt), () => resubscribed++);
+      await restarting.kill();
+      await restarting.restart();
+      await waitUntil(() => resubscribed === 1);
+      const { dueAt } = await store.schedule(slot, 'wake', { delayMs: 60_000, payload: 'null' });
+      await waitUntil(() => wakes.includes(dueAt));
+      await unsubscribe();
+    } finally {
+      await store.close();
+      await restarting.dispose();
+    }
+  });
+});
+
+describe('RedisTimeoutStore with AUTH and a least-privilege ACL user', () => {
+  it('works with only the commands listed in docs/REDIS-LAYOUT.md', async () => {
+    const secured = await RedisServer.start({ password: 'admin-secret' });
+    const admin = secured.client();
+    const prefix = uniquePrefix();
+    try {
+      await admin.call(
+        'ACL', 'SETUSER', 'timeouts', 'on', '>timeouts-secret', 'resetkeys', 'resetchannels', `~${prefix}:*`, `&${prefix}:*`,
+        '-@all', '+evalsha', '+eval', '+subscribe', '+unsubscribe', '+ping', '+info', '+time', '+quit',
+        '+zadd', '+zrem', '+zrange', '+zrangebyscore', '+zscore', '+zcard', '+hget', '+hset', '+hdel', '+incrby', '+publish',
+      );
+      const logger = recordingLogger();
+      const url = `redis://timeouts:timeouts-secret@127.0.0.1:${secured.port}`;
+      const store = new RedisTimeoutStore({ connection: url, prefix, logger });
+      const peer = new RedisTimeoutStore({ connection: url, prefix });
+      try {
+        await store.init([{ name: 'payment', slots: 16 }]);
+        expect(logger.warnings).toHaveLength(1);
+        const slot = { topic: 'payment', slot: 2 };
+        const wakes: number[] = [];
+        const unsubscribe = await peer.subscribe(['payment'], (_slot, dueAt) => wakes.push(dueAt), () => undefined);
+        const { dueAt } = await store.schedule(slot, 'acl', { at: (await store.now()) - 1, payload: '{"a":1}' });
+        await waitUntil(() => wakes.includes(dueAt));
+        const [claimed] = (await store.claim(slot, 10, 60_000)).claimed;
+        expect(claimed!.id).toBe('acl');
+        expect((await store.fail(slot, 'acl', claimed!.fencingToken, { error: 'e', retryDelayMs: 0, maxAttempts: 1 })).outcome).toBe('dead');
+        expect(await store.replayDead(slot)).toBe(1);
+        const [again] = (await store.claim(slot, 10, 60_000)).claimed;
+        expect(await store.ackMany(slot, [{ id: 'acl', fencingToken: again!.fencingToken }])).toEqual([true]);
+        expect(await store.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0 });
+        expect(await store.ping()).toBeGreaterThanOrEqual(0);
+        await unsubscribe();
+      } finally {
+        await store.close();
+        await peer.close();
+      }
+    } finally {
+      await admin.quit();
+      await secured.dispose();
+    }
+  });
+});
+
+jest.setTimeout(30_000);

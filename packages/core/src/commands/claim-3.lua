@@ -1,0 +1,69 @@
+--[[
+  Claims due timeouts of one slot, after returning expired leases to due.
+
+  KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] fencing token counter
+  KEYS[4..] every data bucket HASH of the slot, in bucket order
+  ARGV[1] most ids to claim (the store caps it at 1,000), ARGV[2] lease ms, ARGV[3] most expired leases to recover in this call
+  Returns {now, nextDueAt or nil, recovered, then for each claimed id:
+           id, dueAt, scheduledAt, attempt, fencingToken, payload}
+  Recovered leases go back to due at their original due time with their attempt count kept.
+  Each claimed id gets attempt + 1 and a fencing token drawn from the slot's counter, so the
+  tokens of one id only grow.
+]]
+local rcall = redis.call
+-- @include stored
+local now = now_ms()
+local limit = tonumber(ARGV[1])
+local leaseUntil = now + tonumber(ARGV[2])
+
+local expired = rcall('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
+for i = 1, #expired do
+  local id = expired[i]
+  local bucket = bucket_key(id, 4)
+  local value = rcall('HGET', bucket, id)
+  rcall('ZREM', KEYS[2], id)
+  if value then
+    local meta, rest = unpack_stored(value)
+    local dueAt = meta[5]
+    meta[4], meta[5] = 0, 0
+    rcall('ZADD', KEYS[1], dueAt, id)
+    rcall('HSET', bucket, id, pack_stored(meta, rest))
+  end
+end
+
+local result = {now, false, #expired}
+local due = rcall('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+local count = #due / 2
+if count > 0 then
+  local token = rcall('INCRBY', KEYS[3], count) - count
+  local taken = {}
+  local leased = {}
+  for i = 1, count do
+    local id = due[2 * i - 1]
+    local dueAt = tonumber(due[2 * i])
+    local bucket = bucket_key(id, 4)
+    local value = rcall('HGET', bucket, id)
+    taken[i] = id
+    if value then
+      token = token + 1
+      local meta, rest = unpack_stored(value)
+      meta[2], meta[4], meta[5] = meta[2] + 1, token, dueAt
+      rcall('HSET', bucket, id, pack_stored(meta, rest))
+      leased[#leased + 1] = leaseUntil
+      leased[#leased + 1] = id
+      local n = #result
+      result[n + 1] = id
+      result[n + 2] = dueAt
+      result[n + 3] = dueAt - meta[1]
+      result[n + 4] = meta[2]
+      result[n + 5] = token
+      result[n + 6] = string.sub(rest, meta[3] + 1)
+    end
+  end
+  -- One ZREM and one ZADD for the whole batch (limit is kept small enough for unpack).
+  rcall('ZREM', KEYS[1], unpack(taken))
+  if #leased > 0 then rcall('ZADD', KEYS[2], unpack(leased)) end
+end
+local nextDue = earliest_due(KEYS[1])
+if nextDue then result[2] = nextDue end
+return result

@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './durable-timeouts.js';
+export type * from './store/timeout-store.js';

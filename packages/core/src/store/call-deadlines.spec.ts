@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { CallDeadlines } from './call-deadlines.js';
+
+describe('CallDeadlines', () => {
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  const never = () => new Promise<never>(() => undefined);
+
+  it('passes through results and errors that come in time', async () => {
+    const deadlines = new CallDeadlines(1_000);
+    await expect(deadlines.run(Promise.resolve(42), () => new Error('late'))).resolves.toBe(42);
+    await expect(deadlines.run(Promise.reject(new Error('own')), () => new Error('late'))).rejects.toThrow('own');
+  });
+
+  it('rejects calls that did not settle within the timeout, in order, and only those', async () => {
+    const deadlines = new CallDeadlines(1_000);
+    const first = deadlines.run(never(), () => new Error('first late'));
+    jest.advanceTimersByTime(500);
+    const second = deadlines.run(never(), () => new Error('second late'));
+    const firstOutcome = first.catch((error: Error) => error.message);
+    let secondSettled = false;
+    const secondOutcome = second.catch((error: Error) => {
+      secondSettled = true;
+      return error.message;
+    });
+    jest.advanceTimersByTime(600);
+    expect(await firstOutcome).toBe('first late');
+    await Promise.resolve();
+    expect(secondSettled).toBe(false);
+    jest.advanceTimersByTime(500);
+    expect(await secondOutcome).toBe('second late');
+  });
+
+  it('stops its timer when nothing is waiting', async () => {
+    const deadlines = new CallDeadlines(100);
+    await deadlines.run(Promise.resolve(1), () => new Error('late'));
+    jest.advanceTimersByTime(200);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,87 @@
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { ConnectionOptions } from '../types.js';
+
+/** An ioredis connection to one server or to a cluster. */
+export type RedisClient = Redis | Cluster;
+
+/** A connection and whether the store opened it (and so must close it). */
+export interface OpenedConnection {
+  client: RedisClient;
+  owned: boolean;
+}
+
+/** Reconnect delay: grows to 2 s and never gives up, so workers resume by themselves after an outage. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
+}
+
+/**
+ * Defaults of the connections the store opens: reconnect forever, never drop a queued worker
+ * command after N retries (interactive calls get their own deadline), pipeline concurrent calls
+ * automatically. The caller's options win over these.
+ */
+const OWNED_DEFAULTS: RedisOptions = {
+  retryStrategy: reconnectDelay,
+  maxRetriesPerRequest: null,
+  enableAutoPipelining: true,
+};
+
+/** True for an ioredis `Redis` or `Cluster` instance (duck-typed: several ioredis copies may coexist). */
+export function isRedisClient(value: unknown): value is RedisClient {
+  if (value instanceof Redis || value instanceof Cluster) return true;
+  const candidate = value as Partial<Redis> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.duplicate === 'function' &&
+    typeof candidate.defineCommand === 'function' &&
+    typeof candidate.status === 'string'
+  );
+}
+
+/** True when the client talks to a Redis Cluster. */
+export function isCluster(client: RedisClient): client is Cluster {
+  return client instanceof Cluster || (client as { isCluster?: boolean }).isCluster === true;
+}
+
+/**
+ * Opens (or adopts) the connection described by `connection`. A given instance is used as it is
+ * and never closed by the store; everything else is opened here with `OWNED_DEFAULTS`.
+ */
+export function openConnection(connection: ConnectionOptions | undefined): OpenedConnection {
+  if (connection === undefined) return { client: new Redis(OWNED_DEFAULTS), owned: true };
+  if (typeof connection === 'string') return { client: new Redis(connection, OWNED_DEFAULTS), owned: true };
+  if (isRedisClient(connection)) return { client: connection, owned: false };
+  if ('cluster' in connection && Array.isArray(connection.cluster)) {
+    const options: ClusterOptions = connection.options ?? {};
+    const client = new Cluster(connection.cluster, {
+      clusterRetryStrategy: reconnectDelay,
+      enableAutoPipelining: true,
+      ...options,
+      redisOptions: { maxRetriesPerRequest: null, ...options.redisOptions },
+    });
+    return { client, owned: true };
+  }
+  return { client: new Redis({ ...OWNED_DEFAULTS, ...(connection as RedisOptions) }), owned: true };
+}
+
+/** Closes a connection the store opened: a clean QUIT when Redis answers quickly, else a hard disconnect. */
+export async function closeConnection(client: RedisClient, timeoutMs: number): Promise<void> {
+  if (client.status === 'end') return;
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.quit().catch(() => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    client.disconnect();
+  }
+}

@@ -1,0 +1,17 @@
+/** Texts of the Redis store's errors and warnings, in one place. */
+export const redisStoreMessages = {
+  unavailable: (operation: string, timeoutMs: number, cause?: string) =>
+    `Redis did not answer "${operation}" within ${timeoutMs} ms${cause ? ` (${cause})` : ''}. ` +
+    'Check that Redis is running and reachable; the call may be retried (schedule is an upsert).',
+  unexpectedReply: (script: string, reply: unknown) =>
+    `Unexpected reply from the "${script}" script: ${JSON.stringify(reply)?.slice(0, 200)}. ` +
+    'The keys may have been written by another version of durable-timeout, or edited by hand.',
+  invalidPrefix: (prefix: string) =>
+    `Invalid key prefix "${prefix}": use 1 to 64 characters without "{", "}" or whitespace.`,
+  noPersistence: (node: string) =>
+    `Redis ${node} has no append-only file (aof_enabled:0): timeouts scheduled since the last RDB ` +
+    'snapshot are lost if it crashes. Enable appendonly (appendfsync everysec or always) for durability.',
+  connectionLost: (cause: string) =>
+    `Lost the connection to Redis (${cause}); reconnecting. Schedules fail fast until it is back; workers resume by themselves.`,
+  closed: () => 'The Redis timeout store was closed; create a new one.',
+} as const;

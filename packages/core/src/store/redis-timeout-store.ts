@@ -1,0 +1,536 @@
+import type { CancelResult, ConnectionOptions, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
+import { registerScripts, type ScriptName } from '../commands/index.js';
+import { closeConnection, isCluster, openConnection, type RedisClient } from './redis-connection.js';
+import { RedisReplyError } from './redis-reply.error.js';
+import { RedisUnavailableError } from './redis-unavailable.error.js';
+import { InvalidStoreOptionError } from './invalid-store-option.error.js';
+import { redisStoreMessages } from './redis-store.messages.js';
+import { TimeoutKeys } from './timeout-keys.js';
+import { bucketOf } from './slot-of.js';
+import { CallDeadlines } from './call-deadlines.js';
+import type {
+  AckEntry,
+  ClaimedTimeout,
+  ClaimResult,
+  FailOutcome,
+  SlotRef,
+  SlotStats,
+  StoredDeadLetter,
+  StoredTimeout,
+  StoreFailure,
+  StoreScheduleEntry,
+  StoreTopic,
+  TimeoutStore,
+} from './timeout-store.js';
+
+/** Options of `new RedisTimeoutStore(...)`. */
+export interface RedisTimeoutStoreOptions {
+  /** How to reach Redis (see `ConnectionOptions`). Default: `127.0.0.1:6379`. */
+  connection?: ConnectionOptions;
+  /** First segment of every key and channel. Default `dt`. */
+  prefix?: string;
+  /** How long interactive calls (`schedule`, `cancel`, `get`, stats, dead letters, `ping`) wait for Redis. Default 1,000 ms. */
+  commandTimeoutMs?: number;
+  /** Where warnings go (e.g. no persistence). `null` or omitted: silent. */
+  logger?: TimeoutLogger | null;
+}
+
+/** Largest error text kept with a retried or dead timeout, in UTF-16 code units. */
+export const MAX_STORED_ERROR_LENGTH = 1_000;
+
+/** Most timeouts one claim takes, whatever the caller asks (keeps each script call short). */
+export const MAX_CLAIM = 1_000;
+
+/** Most expired leases one claim returns to due (the next claim takes the rest). */
+const RECOVER_PER_CLAIM = 1_000;
+
+/** Most timeouts one schedule script call carries (calls of one tick for one slot are coalesced). */
+const SCHEDULE_BATCH = 200;
+
+/** Most dead letters one replay / purge script call moves; larger requests loop. */
+const DEAD_BATCH = 500;
+
+/** Most entries one ack-many / release script call carries; larger requests are split. */
+const ENTRY_BATCH = 500;
+
+const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
+
+type ScriptArg = string | number;
+type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
+
+interface PendingSchedule {
+  id: string;
+  entry: StoreScheduleEntry;
+  resolve: (result: { outcome: ScheduleOutcome; dueAt: number }) => void;
+  reject: (error: unknown) => void;
+}
+
+const STATES: Record<number, TimeoutState> = { 1: 'pending', 2: 'firing', 3: 'dead' };
+const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created', 1: 'replaced', 2: 'replaced_firing' };
+const CANCEL_RESULTS: Record<number, CancelResult> = { 0: 'not_found', 1: 'cancelled', 2: 'firing' };
+
+/**
+ * The Redis implementation of the storage port: one set of keys per slot of a topic, all under
+ * the slot's hash tag, changed only by the Lua scripts in `commands/` (layout: docs/REDIS-LAYOUT.md).
+ * Works on one server and on a Redis Cluster.
+ *
+ * Interactive calls fail with `RedisUnavailableError` after about `commandTimeoutMs` while Redis
+ * is down or stalled; worker calls (`claim`, `ack`, `ackMany`, `fail`, `release`) wait for the
+ * connection to come back, which it does by itself (owned connections reconnect without limit).
+ */
+export class RedisTimeoutStore implements TimeoutStore {
+  /** The key builder of this store (prefix included). */
+  readonly keys: TimeoutKeys;
+  private readonly client: RedisClient;
+  private readonly owned: boolean;
+  private readonly commandTimeoutMs: number;
+  private readonly logger: TimeoutLogger | null;
+  private readonly commands = new Map<ScriptName, { command: string; passesKeyCount: boolean }>();
+  private readonly subscribers = new Set<RedisClient>();
+  private readonly deadlines: CallDeadlines;
+  private readonly scheduleBatches = new Map<string, { slot: SlotRef; entries: PendingSchedule[] }>();
+  private initialised: Promise<void> | undefined;
+  private readyWait: Promise<void> | undefined;
+  private closed = false;
+  private outageReported = false;
+
+  constructor(options: RedisTimeoutStoreOptions = {}) {
+    const prefix = options.prefix ?? 'dt';
+    if (!PREFIX_PATTERN.test(prefix)) throw new InvalidStoreOptionError(redisStoreMessages.invalidPrefix(prefix));
+    const commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
+    if (!Number.isFinite(commandTimeoutMs) || commandTimeoutMs <= 0) {
+      throw new InvalidStoreOptionError(`Invalid commandTimeoutMs ${commandTimeoutMs}: use a positive number of milliseconds.`);
+    }
+    this.keys = new TimeoutKeys(prefix);
+    this.commandTimeoutMs = commandTimeoutMs;
+    this.deadlines = new CallDeadlines(commandTimeoutMs);
+    this.logger = options.logger ?? null;
+    const opened = openConnection(options.connection);
+    this.client = opened.client;
+    this.owned = opened.owned;
+    // Errors reach callers through the calls that hit them; the listener only keeps ioredis from
+    // printing every reconnect attempt, and tells the logger once per outage.
+    if (this.owned) {
+      this.client.on('error', (error: Error) => {
+        if (this.outageReported) return;
+        this.outageReported = true;
+        this.logger?.warn(redisStoreMessages.connectionLost(error.message));
+      });
+      this.client.on('ready', () => {
+        this.outageReported = false;
+      });
+    }
+    for (const script of registerScripts(this.client).values()) {
+      this.commands.set(script.name, { command: script.command, passesKeyCount: script.numberOfKeys === undefined });
+    }
+  }
+
+  /** The connection in use (given or opened). */
+  get connection(): RedisClient {
+    return this.client;
+  }
+
+  async init(_topics: readonly StoreTopic[] = []): Promise<void> {
+    this.initialised ??= this.checkPersistence().catch((error: unknown) => {
+      this.initialised = undefined;
+      throw error;
+    });
+    return this.initialised;
+  }
+
+  async now(): Promise<number> {
+    const [seconds, micros] = await this.interactive('now', () => this.client.time());
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  }
+
+  /**
+   * Schedules one timeout. Calls made in the same tick for the same slot travel as one script
+   * call (up to `SCHEDULE_BATCH` each), which is what makes tens of thousands a second possible
+   * from one process; each call still gets its own result, in order.
+   */
+  schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
+    this.assertOpen();
+    return new Promise((resolve, reject) => {
+      const batchKey = `${slot.topic}\u0000${slot.slot}`;
+      let batch = this.scheduleBatches.get(batchKey);
+      if (!batch) {
+        batch = { slot, entries: [] };
+        this.scheduleBatches.set(batchKey, batch);
+        if (this.scheduleBatches.size === 1) process.nextTick(() => this.flushSchedules());
+      }
+      batch.entries.push({ id, entry, resolve, reject });
+    });
+  }
+
+  private flushSchedules(): void {
+    const batches = [...this.scheduleBatches.values()];
+    this.scheduleBatches.clear();
+    for (const batch of batches) {
+      for (let start = 0; start < batch.entries.length; start += SCHEDULE_BATCH) {
+        const entries = batch.entries.slice(start, start + SCHEDULE_BATCH);
+        this.runScheduleBatch(batch.slot, entries).catch((error: unknown) => {
+          for (const pending of entries) pending.reject(error);
+        });
+      }
+    }
+  }
+
+  private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const scriptKeys = [keys.due, keys.lease, keys.dead];
+    const keyIndexOfBucket = new Map<number, number>();
+    const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot];
+    for (const { id, entry } of entries) {
+      const bucket = bucketOf(id);
+      let keyIndex = keyIndexOfBucket.get(bucket);
+      if (keyIndex === undefined) {
+        scriptKeys.push(keys.buckets[bucket]!);
+        keyIndex = scriptKeys.length;
+        keyIndexOfBucket.set(bucket, keyIndex);
+      }
+      if (entry.at === undefined) args.push(id, keyIndex, 'd', Math.round(entry.delayMs ?? 0), entry.payload);
+      else args.push(id, keyIndex, 'a', Math.round(entry.at), entry.payload);
+    }
+    const reply = await this.interactive('schedule', () => this.run('schedule', scriptKeys, args));
+    if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
+    entries.forEach((pending, i) => {
+      pending.resolve({ outcome: mapCode(SCHEDULE_OUTCOMES, reply[2 * i], 'schedule'), dueAt: Number(reply[2 * i + 1]) });
+    });
+  }
+
+  async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('cancel', () =>
+      this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id)], [id]),
+    );
+    return mapCode(CANCEL_RESULTS, reply, 'cancel');
+  }
+
+  async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('get', () =>
+      this.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id)], [id]),
+    );
+    if (reply === null) return null;
+    const [state, dueAt, scheduledAt, attempt, fencingToken, leaseExpiresAt, lastError, payload] = tuple(reply, 'get', 8);
+    const stored: StoredTimeout = {
+      id,
+      state: mapCode(STATES, state, 'get'),
+      dueAt: Number(dueAt),
+      scheduledAt: Number(scheduledAt),
+      attempt: Number(attempt),
+      fencingToken: Number(fencingToken),
+      payload: String(payload),
+    };
+    if (stored.state === 'firing') stored.leaseExpiresAt = Number(leaseExpiresAt);
+    if (lastError !== '') stored.lastError = String(lastError);
+    return stored;
+  }
+
+  async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.run('claim', [keys.due, keys.lease, keys.seq, ...keys.buckets], [
+      Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM)),
+      Math.max(1, Math.round(leaseMs)),
+      RECOVER_PER_CLAIM,
+    ]);
+    if (!Array.isArray(reply) || reply.length < 3 || (reply.length - 3) % 6 !== 0) throw unexpected('claim', reply);
+    const claimed: ClaimedTimeout[] = [];
+    for (let i = 3; i < reply.length; i += 6) {
+      claimed.push({
+        id: String(reply[i]),
+        dueAt: Number(reply[i + 1]),
+        scheduledAt: Number(reply[i + 2]),
+        attempt: Number(reply[i + 3]),
+        fencingToken: Number(reply[i + 4]),
+        payload: String(reply[i + 5]),
+      });
+    }
+    return { claimed, now: Number(reply[0]), nextDueAt: reply[1] === null ? null : Number(reply[1]), recovered: Number(reply[2]) };
+  }
+
+  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id)], [id, fencingToken]);
+    return mapFlag(reply, 'ack');
+  }
+
+  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const results: boolean[] = [];
+    for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
+      const batch = entries.slice(start, start + ENTRY_BATCH);
+      const reply = await this.run('ackMany', [keys.lease, ...keys.buckets], batch.flatMap((entry) => [entry.id, entry.fencingToken]));
+      if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
+      for (const flag of reply) results.push(mapFlag(flag, 'ackMany'));
+    }
+    return results;
+  }
+
+  async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.run('fail', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id)], [
+      id,
+      fencingToken,
+      Math.max(0, Math.round(failure.retryDelayMs)),
+      failure.maxAttempts,
+      truncateError(failure.error),
+      this.keys.wakeChannel(slot.topic),
+      slot.slot,
+    ]);
+    if (!Array.isArray(reply) || reply.length < 1) throw unexpected('fail', reply);
+    switch (reply[0]) {
+      case 0:
+        return { outcome: 'stale' };
+      case 1:
+        return { outcome: 'retried', retryAt: Number(reply[1]) };
+      case 2:
+        return { outcome: 'dead', deadAt: Number(reply[1]) };
+      default:
+        throw unexpected('fail', reply);
+    }
+  }
+
+  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<number> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    let released = 0;
+    for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
+      const batch = entries.slice(start, start + ENTRY_BATCH);
+      const reply = await this.run('release', [keys.due, keys.lease, ...keys.buckets], [
+        this.keys.wakeChannel(slot.topic),
+        slot.slot,
+        ...batch.flatMap((entry) => [entry.id, entry.fencingToken]),
+      ]);
+      released += count(reply, 'release');
+    }
+    return released;
+  }
+
+  async stats(slot: SlotRef): Promise<SlotStats> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('stats', () => this.run('stats', [keys.due, keys.lease, keys.dead], []));
+    const [pending, firing, dead, oldest, now] = tuple(reply, 'stats', 5);
+    return {
+      pending: Number(pending),
+      firing: Number(firing),
+      dead: Number(dead),
+      oldestOverdueDueAt: oldest === null ? null : Number(oldest),
+      now: Number(now),
+    };
+  }
+
+  async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
+    if (limit <= 0) return [];
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('listDead', () =>
+      this.run('deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]),
+    );
+    if (!Array.isArray(reply) || reply.length % 6 !== 0) throw unexpected('deadList', reply);
+    const letters: StoredDeadLetter[] = [];
+    for (let i = 0; i < reply.length; i += 6) {
+      letters.push({
+        id: String(reply[i]),
+        deadAt: Number(reply[i + 1]),
+        scheduledAt: Number(reply[i + 2]),
+        attempts: Number(reply[i + 3]),
+        lastError: String(reply[i + 4]),
+        payload: String(reply[i + 5]),
+      });
+    }
+    return letters;
+  }
+
+  async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const replayBatch = (batch: readonly string[]) =>
+      this.interactive('replayDead', () =>
+        this.run('deadReplay', [keys.due, keys.dead, ...keys.buckets], [this.keys.wakeChannel(slot.topic), slot.slot, DEAD_BATCH, ...batch]),
+      ).then((reply) => count(reply, 'deadReplay'));
+    return this.inBatches(ids, replayBatch);
+  }
+
+  async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const purgeBatch = (batch: readonly string[]) =>
+      this.interactive('purgeDead', () => this.run('deadPurge', [keys.dead, ...keys.buckets], [DEAD_BATCH, ...batch])).then((reply) =>
+        count(reply, 'deadPurge'),
+      );
+    return this.inBatches(ids, purgeBatch);
+  }
+
+  async subscribe(
+    topics: readonly string[],
+    onWake: (slot: SlotRef, dueAt: number) => void,
+    onResubscribed: () => void,
+  ): Promise<() => Promise<void>> {
+    this.assertOpen();
+    const channels = topics.map((topic) => this.keys.wakeChannel(topic));
+    const subscriber = this.client.duplicate() as RedisClient;
+    subscriber.on('error', () => undefined);
+    this.subscribers.add(subscriber);
+    subscriber.on('message', (channel: string, message: string) => {
+      const topic = this.keys.topicOfChannel(channel);
+      const colon = message.indexOf(':');
+      if (topic === undefined || colon < 0) return;
+      const slot = Number(message.slice(0, colon));
+      const dueAt = Number(message.slice(colon + 1));
+      if (Number.isInteger(slot) && Number.isFinite(dueAt)) onWake({ topic, slot }, dueAt);
+    });
+    let subscribedOnce = false;
+    subscriber.on('ready', () => {
+      if (!subscribedOnce) return;
+      // ioredis re-subscribes on its own after a reconnect; subscribing again (idempotent) gives us a
+      // reply to wait for, so the engine's catch-up sweep starts only once wake-ups flow again.
+      subscriber.subscribe(...channels).then(onResubscribed, () => undefined);
+    });
+    try {
+      if (channels.length > 0) await subscriber.subscribe(...channels);
+      subscribedOnce = true;
+    } catch (error) {
+      this.subscribers.delete(subscriber);
+      subscriber.disconnect();
+      throw error;
+    }
+    return async () => {
+      if (!this.subscribers.delete(subscriber)) return;
+      await closeConnection(subscriber, this.commandTimeoutMs);
+    };
+  }
+
+  async ping(): Promise<number> {
+    const started = performance.now();
+    await this.interactive('ping', () => this.client.ping());
+    return performance.now() - started;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const subscribers = [...this.subscribers];
+    this.subscribers.clear();
+    await Promise.all(subscribers.map((subscriber) => closeConnection(subscriber, this.commandTimeoutMs)));
+    if (this.owned) await closeConnection(this.client, this.commandTimeoutMs);
+  }
+
+  private async run(name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
+    this.assertOpen();
+    const { command, passesKeyCount } = this.commands.get(name)!;
+    const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
+    // Scripts with a bucket tail take their key count first (ioredis defineCommand without numberOfKeys).
+    return passesKeyCount ? call(keys.length, ...keys, ...args) : call(...keys, ...args);
+  }
+
+  /**
+   * Runs an interactive call with a deadline: waits (within the deadline) for a connection that is
+   * not ready, so nothing sits in ioredis' offline queue, then races the reply against what is left.
+   */
+  private async interactive<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const expired = (cause?: string) =>
+      new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation);
+    try {
+      const status = this.client.status;
+      if (status !== 'ready' && status !== 'wait') {
+        await this.waitReady(Date.now() + this.commandTimeoutMs, () => expired(`connection ${status}`));
+      }
+      return await this.deadlines.run(call(), expired);
+    } catch (error) {
+      if (error instanceof RedisUnavailableError || !isConnectionError(error)) throw error;
+      throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
+        cause: error,
+      });
+    }
+  }
+
+  /** One shared wait for the connection to become ready, so thousands of calls add one listener. */
+  private waitReady(deadline: number, onTimeout: () => Error): Promise<void> {
+    this.readyWait ??= new Promise<void>((resolve) => {
+      this.client.once('ready', () => {
+        this.readyWait = undefined;
+        resolve();
+      });
+    });
+    return this.deadlines.run(this.readyWait, onTimeout, deadline);
+  }
+
+  private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
+    let total = 0;
+    if (ids === undefined) {
+      for (;;) {
+        const moved = await runBatch([]);
+        total += moved;
+        if (moved < DEAD_BATCH) return total;
+      }
+    }
+    for (let start = 0; start < ids.length; start += DEAD_BATCH) total += await runBatch(ids.slice(start, start + DEAD_BATCH));
+    return total;
+  }
+
+  private async checkPersistence(): Promise<void> {
+    await this.ping();
+    const nodes: RedisClient[] = isCluster(this.client) ? this.client.nodes('master') : [this.client];
+    for (const node of nodes) {
+      let info: string;
+      try {
+        info = await this.interactive('init', () => node.info('persistence'));
+      } catch (error) {
+        // A least-privilege ACL user may be denied INFO: the check is advice, not a requirement.
+        if (error instanceof Error && /NOPERM/.test(error.message)) return;
+        throw error;
+      }
+      if (/^aof_enabled:0\s*$/m.test(info)) {
+        const options = node.options as { host?: string; port?: number };
+        this.logger?.warn(redisStoreMessages.noPersistence(`${options.host ?? 'server'}:${options.port ?? ''}`));
+        return;
+      }
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(redisStoreMessages.closed());
+  }
+}
+
+function unexpected(script: string, reply: unknown): RedisReplyError {
+  return new RedisReplyError(redisStoreMessages.unexpectedReply(script, reply), script);
+}
+
+function tuple(reply: unknown, script: string, length: number): unknown[] {
+  if (!Array.isArray(reply) || reply.length < length) throw unexpected(script, reply);
+  return reply;
+}
+
+function mapCode<T>(table: Record<number, T>, code: unknown, script: string): T {
+  const mapped = typeof code === 'number' && Object.hasOwn(table, code) ? table[code] : undefined;
+  if (mapped === undefined) throw unexpected(script, code);
+  return mapped;
+}
+
+function mapFlag(reply: unknown, script: string): boolean {
+  if (reply !== 0 && reply !== 1) throw unexpected(script, reply);
+  return reply === 1;
+}
+
+function count(reply: unknown, script: string): number {
+  if (typeof reply !== 'number' || reply < 0) throw unexpected(script, reply);
+  return reply;
+}
+
+function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache|None of startup nodes is available/i.test(
+      error.message,
+    )
+  );
+}
+
+/** Cuts an error text to `MAX_STORED_ERROR_LENGTH` without splitting a surrogate pair. */
+export function truncateError(error: string): string {
+  if (error.length <= MAX_STORED_ERROR_LENGTH) return error;
+  let end = MAX_STORED_ERROR_LENGTH;
+  const last = error.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return error.slice(0, end);
+}

@@ -1,0 +1,215 @@
+import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import type { TimeoutStore } from './store/timeout-store.js';
+
+/** Any JSON value: what a timeout's payload may hold. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * How the engine reaches Redis.
+ *
+ * - a URL (`redis://user:pass@host:6379/0`, `rediss://` for TLS);
+ * - ioredis options for one server (`host`, `port`, `username`, `password`, `tls`, ...);
+ * - `{ cluster: [...startup nodes], options? }` for a Redis Cluster;
+ * - an existing ioredis `Redis` or `Cluster` instance. The engine never closes an instance it was
+ *   given (close only what you open); it duplicates it for the connections it needs of its own
+ *   (the subscriber) and closes those duplicates.
+ */
+export type ConnectionOptions =
+  | string
+  | RedisOptions
+  | Redis
+  | Cluster
+  | { cluster: ClusterNode[]; options?: ClusterOptions };
+
+/** Retry backoff of a topic: exponential with full jitter, `min(capMs, baseMs * 2^(attempt-1))`. */
+export interface BackoffOptions {
+  /** Delay before the first retry, before jitter. Default 1,000 ms. */
+  baseMs?: number;
+  /** Largest delay between two attempts. Default 300,000 ms (5 min). */
+  capMs?: number;
+}
+
+/** Settings of one topic (a kind of timeout, e.g. `payment`). Every field has a default. */
+export interface TopicOptions {
+  /** Number of slots the topic is sharded into; a power of two from 1 to 1024. Default 16. */
+  slots?: number;
+  /** How long a claimed timeout stays leased to one worker before another may fire it. Default 30,000 ms. */
+  leaseMs?: number;
+  /** Attempts before a timeout is dead-lettered (the first run counts). Default 16. */
+  maxAttempts?: number;
+  /** Retry backoff. */
+  backoff?: BackoffOptions;
+  /** Most timeouts claimed from one slot by one claim. Default 100. */
+  batchSize?: number;
+  /** Most handlers of this topic running at once in this instance. Default 256. */
+  concurrency?: number;
+  /** Largest payload accepted by `schedule`, in bytes of its JSON text. Default 65,536 (64 KiB). */
+  maxPayloadBytes?: number;
+}
+
+/** A topic's settings after defaults are applied and validated. */
+export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff'>> & { backoff: Required<BackoffOptions> };
+
+/** Minimal logger the engine writes to. Messages name topic, id and attempt, never a payload. */
+export interface TimeoutLogger {
+  debug?(message: string, context?: Record<string, unknown>): void;
+  log(message: string, context?: Record<string, unknown>): void;
+  warn(message: string, context?: Record<string, unknown>): void;
+  error(message: string, context?: Record<string, unknown>): void;
+}
+
+/** Options of `new DurableTimeouts(...)`. */
+export interface DurableTimeoutsOptions<TTopics extends string = string> {
+  /** How to reach Redis. Ignored when `store` is given. */
+  connection?: ConnectionOptions;
+  /** Prefix of every Redis key the engine writes. Default `dt`. */
+  prefix?: string;
+  /** The topics this instance may schedule and handle, with their settings. */
+  topics: Record<TTopics, TopicOptions>;
+  /**
+   * Backstop sweep: every slot is claimed at least this often even when no notification arrived,
+   * so a lost wake-up delays a timeout by at most this much. Default 60,000 ms.
+   */
+  sweepIntervalMs?: number;
+  /** How long `schedule`, `cancel` and `get` wait for Redis before failing with `RedisUnavailableError`. Default 1,000 ms. */
+  commandTimeoutMs?: number;
+  /** Storage to use instead of Redis, e.g. `new MemoryTimeoutStore(clock)` in unit tests. */
+  store?: TimeoutStore;
+  /** Where the engine logs. Default: `console`, without debug. Pass `null` to silence. */
+  logger?: TimeoutLogger | null;
+}
+
+/** When a timeout should fire: after `delayMs` (Redis server clock) or at an absolute time. Exactly one. */
+export type ScheduleTiming = { delayMs: number; at?: never } | { at: Date | number; delayMs?: never };
+
+/** Arguments of `schedule`. */
+export type ScheduleOptions<TPayload = JsonValue> = ScheduleTiming & {
+  /** Data handed to the handler; must be JSON-serialisable and within the topic's `maxPayloadBytes`. */
+  payload?: TPayload;
+};
+
+/**
+ * What `schedule` did:
+ * - `created`: there was no timeout with this id;
+ * - `replaced`: a pending timeout with this id got the new due time and payload;
+ * - `replaced_firing`: a timeout with this id was being fired; the new one is pending, the running
+ *   handler's fencing token is now stale (its ack changes nothing) and its attempt count is reset.
+ */
+export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing';
+
+/** Result of `schedule`. */
+export interface ScheduleResult {
+  topic: string;
+  id: string;
+  /** Due time, ms since the epoch on the Redis server clock. */
+  dueAt: number;
+  outcome: ScheduleOutcome;
+}
+
+/**
+ * Result of `cancel`: `cancelled` (it was pending and will never fire), `firing` (a worker holds it
+ * now; nothing was changed, its handler runs to the end), `not_found` (no such timeout).
+ */
+export type CancelResult = 'cancelled' | 'firing' | 'not_found';
+
+/** State of a stored timeout. */
+export type TimeoutState = 'pending' | 'firing' | 'dead';
+
+/** What `get` returns for a stored timeout. */
+export interface TimeoutInfo<TPayload = JsonValue> {
+  topic: string;
+  id: string;
+  state: TimeoutState;
+  /** Due time (ms since the epoch, Redis server clock). For a dead timeout: when it died. */
+  dueAt: number;
+  /** When the current schedule was made (ms since the epoch, Redis server clock). */
+  scheduledAt: number;
+  /** Attempts made so far (0 before the first firing). */
+  attempt: number;
+  /** For `firing`: when the current lease expires. */
+  leaseExpiresAt?: number;
+  /** For a retried or dead timeout: the last handler error message. */
+  lastError?: string;
+  payload: TPayload;
+}
+
+/** What a handler receives when a timeout fires. */
+export interface TimeoutEvent<TPayload = JsonValue> {
+  topic: string;
+  id: string;
+  payload: TPayload;
+  /** Due time, ms since the epoch (Redis server clock). */
+  dueAt: number;
+  /** When this schedule was made, ms since the epoch (Redis server clock). */
+  scheduledAt: number;
+  /** 1 on the first delivery, then 2, 3, ... */
+  attempt: number;
+  /**
+   * Grows with every claim of this id (never repeats, never goes back). Store it with the effect
+   * and refuse a write carrying a smaller token to make a handler safe against a stale worker.
+   */
+  fencingToken: number;
+  /** Aborted when this instance gives up the timeout (shutdown past `drainMs`). */
+  signal: AbortSignal;
+}
+
+/** A timeout handler. Returning (or resolving) acknowledges; throwing (or rejecting) retries. */
+export type TimeoutHandler<TPayload = JsonValue> = (event: TimeoutEvent<TPayload>) => unknown | Promise<unknown>;
+
+/** Counts of a topic, over all its slots. */
+export interface TopicStats {
+  topic: string;
+  pending: number;
+  firing: number;
+  dead: number;
+  /** Age (ms, Redis server clock) of the oldest pending timeout whose due time has passed; 0 when none. */
+  oldestOverdueMs: number;
+}
+
+/** One dead-lettered timeout. */
+export interface DeadLetter<TPayload = JsonValue> {
+  topic: string;
+  id: string;
+  payload: TPayload;
+  attempts: number;
+  lastError: string;
+  /** When it was dead-lettered (ms since the epoch, Redis server clock). */
+  deadAt: number;
+  scheduledAt: number;
+}
+
+/** Options of `stop`. */
+export interface StopOptions {
+  /** How long to wait for running handlers before releasing their timeouts to other instances. Default 10,000 ms. */
+  drainMs?: number;
+}
+
+/** Liveness figures of one instance, for health checks. */
+export interface HealthSnapshot {
+  /** Round trip of a PING, or null when Redis did not answer within `commandTimeoutMs`. */
+  redisLatencyMs: number | null;
+  /** Whether pollers run in this instance (after `start`, before `stop`). */
+  running: boolean;
+  /** Time since the slot poller that is most behind last finished a claim cycle; null when not running. */
+  maxPollerIdleMs: number | null;
+  /** Handlers running now. */
+  inFlight: number;
+}
+
+/** Events the engine emits, with their data. Listen with `timeouts.on(name, listener)`. */
+export interface DurableTimeoutsEvents {
+  scheduled: { topic: string; id: string; dueAt: number; outcome: ScheduleOutcome };
+  cancelled: { topic: string; id: string };
+  /** A handler returned and its ack was accepted. */
+  fired: { topic: string; id: string; attempt: number; dueAt: number; latenessMs: number; durationMs: number };
+  /** A handler threw; the timeout will run again at `retryAt`. */
+  retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error };
+  /** A handler threw on its last attempt; the timeout moved to the dead letters. */
+  dead: { topic: string; id: string; attempts: number; error: Error };
+  /** The ack or fail was refused: the lease had expired and the timeout was claimed again or replaced. */
+  stale: { topic: string; id: string; attempt: number; fencingToken: number };
+  /** Timeouts handed back as due now on shutdown (no attempt spent). */
+  released: { topic: string; count: number };
+  /** Something failed outside a handler (Redis down, a script error); the engine keeps going. */
+  error: { error: Error; topic?: string; operation: string };
+}
