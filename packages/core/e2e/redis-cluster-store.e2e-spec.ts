@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await cluster?.dispose();
+  await cluster?.stop();
 });
 
 describeTimeoutStoreContract('Redis Cluster, 3 masters', async () => {

@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.dispose();
+  await server?.stop();
 });
 
 describeTimeoutStoreContract('Redis, one server', async () => {
@@ -95,7 +95,7 @@ describe('RedisTimeoutStore on one server', () => {
       await durableStore.close();
       expect(quiet.warnings).toEqual([]);
     } finally {
-      await durable.dispose();
+      await durable.stop();
     }
   });
 
@@ -129,7 +129,7 @@ describe('RedisTimeoutStore on one server', () => {
       expect(keys.buckets).toHaveLength(DATA_BUCKETS);
     } finally {
       await store.close();
-      await measured.dispose();
+      await measured.stop();
     }
   });
 });
@@ -162,7 +162,7 @@ describe('RedisTimeoutStore when Redis fails', () => {
     } finally {
       await paused.resume();
       await store.close();
-      await paused.dispose();
+      await paused.stop();
     }
   });
 
@@ -185,7 +185,7 @@ describe('RedisTimeoutStore when Redis fails', () => {
       expect(await store.ack(slot, 'survivor', claimed[0]!.fencingToken)).toBe(true);
     } finally {
       await store.close();
-      await crashing.dispose();
+      await crashing.stop();
     }
   });
 
@@ -204,7 +204,7 @@ describe('RedisTimeoutStore when Redis fails', () => {
       await unsubscribe();
     } finally {
       await store.close();
-      await restarting.dispose();
+      await restarting.stop();
     }
   });
 });
@@ -247,7 +247,7 @@ describe('RedisTimeoutStore with AUTH and a least-privilege ACL user', () => {
       }
     } finally {
       await admin.quit();
-      await secured.dispose();
+      await secured.stop();
     }
   });
 });

@@ -8,6 +8,8 @@ import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
 import { bucketOf } from './slot-of.js';
 import { CallDeadlines } from './call-deadlines.js';
+import { truncateError } from './stored-error.js';
+import { StoreClosedError } from './store-closed.error.js';
 import type {
   AckEntry,
   ClaimedTimeout,
@@ -35,8 +37,7 @@ export interface RedisTimeoutStoreOptions {
   logger?: TimeoutLogger | null;
 }
 
-/** Largest error text kept with a retried or dead timeout, in UTF-16 code units. */
-export const MAX_STORED_ERROR_LENGTH = 1_000;
+export { MAX_STORED_ERROR_LENGTH, truncateError } from './stored-error.js';
 
 /** Most timeouts one claim takes, whatever the caller asks (keeps each script call short). */
 export const MAX_CLAIM = 1_000;
@@ -149,7 +150,7 @@ export class RedisTimeoutStore implements TimeoutStore {
    * from one process; each call still gets its own result, in order.
    */
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
-    this.assertOpen();
+    if (this.closed) return Promise.reject(new StoreClosedError(redisStoreMessages.closed()));
     return new Promise((resolve, reject) => {
       const batchKey = `${slot.topic}\u0000${slot.slot}`;
       let batch = this.scheduleBatches.get(batchKey);
@@ -487,7 +488,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new Error(redisStoreMessages.closed());
+    if (this.closed) throw new StoreClosedError(redisStoreMessages.closed());
   }
 }
 
@@ -524,13 +525,4 @@ function isConnectionError(error: unknown): boolean {
       error.message,
     )
   );
-}
-
-/** Cuts an error text to `MAX_STORED_ERROR_LENGTH` without splitting a surrogate pair. */
-export function truncateError(error: string): string {
-  if (error.length <= MAX_STORED_ERROR_LENGTH) return error;
-  let end = MAX_STORED_ERROR_LENGTH;
-  const last = error.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return error.slice(0, end);
 }

@@ -26,6 +26,10 @@ async function waitUntil(check: () => boolean, timeoutMs = 5_000): Promise<void>
 }
 
 const LONG = 60_000;
+/** A lease or delay that ends within the test; long enough that a loaded machine does not outrun it. */
+const SHORT = 150;
+/** Store time to let pass so that `SHORT` has surely ended. */
+const PAST_SHORT = 200;
 
 /**
  * The behaviour every `TimeoutStore` must have, as a Jest suite. Call it from a spec file with a
@@ -101,7 +105,8 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
       });
 
       it('stores ids with braces, colons and unicode, and payloads with any text', async () => {
-        const ids = ['{payment:3}', 'a}b{c', 'x:y:z', 'ünï-çødé-订单-🚕', '|,|', ' spaced id '];
+        const ids = ['{payment:3}', 'a}b{c', 'x:y:z', 'ünï-çødé-订单-🚕', '|,|', ' spaced id ', '{'.repeat(256) + ':}'.repeat(128)];
+        expect(ids.at(-1)).toHaveLength(512);
         const payload = JSON.stringify({ text: 'pipe | comma , brace { } 🚕', nested: [1, { a: null }] });
         for (const id of ids) expect((await store.schedule(slot, id, { at: (await store.now()) - 1, payload })).outcome).toBe('created');
         for (const id of ids) expect(await store.get(slot, id)).toMatchObject({ id, state: 'pending', payload });
@@ -209,15 +214,28 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
 
       it('returns expired leases to due at their original due time, attempt kept, with a greater token', async () => {
         const dueAt = await scheduleDue('lease-1');
-        const first = (await store.claim(slot, 10, 30)).claimed[0]!;
-        expect((await store.claim(slot, 10, 30)).claimed).toEqual([]);
-        await context.advance(60);
+        const first = (await store.claim(slot, 10, SHORT)).claimed[0]!;
+        expect((await store.claim(slot, 10, SHORT)).claimed).toEqual([]);
+        await context.advance(PAST_SHORT);
         const second = await store.claim(slot, 10, LONG);
         expect(second.recovered).toBe(1);
         expect(second.claimed).toHaveLength(1);
         expect(second.claimed[0]).toMatchObject({ id: 'lease-1', dueAt, attempt: 2 });
         expect(second.claimed[0]!.fencingToken).toBeGreaterThan(first.fencingToken);
         expect(second.claimed[0]!.scheduledAt).toBe(first.scheduledAt);
+      });
+
+      it('recovers expired leases inside a claim even when it takes nothing (limit 0)', async () => {
+        const dueAt = await scheduleDue('lease-2', '"kept"');
+        const first = (await store.claim(slot, 10, SHORT)).claimed[0]!;
+        await context.advance(PAST_SHORT);
+        const recovery = await store.claim(slot, 0, LONG);
+        expect(recovery).toMatchObject({ claimed: [], recovered: 1, nextDueAt: dueAt });
+        const stored = await store.get(slot, 'lease-2');
+        expect(stored).toMatchObject({ state: 'pending', dueAt, attempt: 1, scheduledAt: first.scheduledAt, payload: '"kept"' });
+        expect(stored!.leaseExpiresAt).toBeUndefined();
+        expect(await store.ack(slot, 'lease-2', first.fencingToken)).toBe(false);
+        expect(await store.cancel(slot, 'lease-2')).toBe('cancelled');
       });
     });
 
@@ -232,8 +250,8 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
 
       it('changes nothing with a stale token (lease expired and re-claimed)', async () => {
         await scheduleDue('a2');
-        const stale = (await store.claim(slot, 10, 30)).claimed[0]!;
-        await context.advance(60);
+        const stale = (await store.claim(slot, 10, SHORT)).claimed[0]!;
+        await context.advance(PAST_SHORT);
         const fresh = (await store.claim(slot, 10, LONG)).claimed[0]!;
         expect(await store.ack(slot, 'a2', stale.fencingToken)).toBe(false);
         expect(await store.fail(slot, 'a2', stale.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 })).toEqual({ outcome: 'stale' });
@@ -281,13 +299,18 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
       it('retries after the delay on the store clock, keeping the error and the attempt count', async () => {
         await scheduleDue('r1', '"keep"');
         const first = (await store.claim(slot, 10, LONG)).claimed[0]!;
-        const outcome = await store.fail(slot, 'r1', first.fencingToken, { error: 'db down', retryDelayMs: 40, maxAttempts: 3 });
+        const before = await store.now();
+        const outcome = await store.fail(slot, 'r1', first.fencingToken, { error: 'db down', retryDelayMs: SHORT, maxAttempts: 3 });
+        const after = await store.now();
         expect(outcome.outcome).toBe('retried');
         const retryAt = (outcome as { retryAt: number }).retryAt;
+        expect(retryAt).toBeGreaterThanOrEqual(before + SHORT);
+        expect(retryAt).toBeLessThanOrEqual(after + SHORT);
+        expect((await store.claim(slot, 10, LONG)).claimed).toEqual([]);
         const stored = await store.get(slot, 'r1');
         expect(stored).toMatchObject({ state: 'pending', dueAt: retryAt, attempt: 1, lastError: 'db down', payload: '"keep"' });
         expect(stored!.scheduledAt).toBe(first.scheduledAt);
-        await context.advance(60);
+        await context.advance(PAST_SHORT);
         const second = (await store.claim(slot, 10, LONG)).claimed[0]!;
         expect(second).toMatchObject({ id: 'r1', attempt: 2, dueAt: retryAt, payload: '"keep"', scheduledAt: first.scheduledAt });
         expect(second.fencingToken).toBeGreaterThan(first.fencingToken);
@@ -343,14 +366,14 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
       it('replaces a firing timeout: pending again, attempt reset, the running handler is stale', async () => {
         await scheduleDue('rf', '"old"');
         const running = (await store.claim(slot, 10, LONG)).claimed[0]!;
-        const replaced = await store.schedule(slot, 'rf', { delayMs: 40, payload: '"new"' });
+        const replaced = await store.schedule(slot, 'rf', { delayMs: SHORT, payload: '"new"' });
         expect(replaced.outcome).toBe('replaced_firing');
         expect(await store.get(slot, 'rf')).toMatchObject({ state: 'pending', attempt: 0, dueAt: replaced.dueAt, payload: '"new"' });
         expect(await store.ack(slot, 'rf', running.fencingToken)).toBe(false);
         expect(await store.fail(slot, 'rf', running.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 })).toEqual({ outcome: 'stale' });
         expect(await store.release(slot, [{ id: 'rf', fencingToken: running.fencingToken }])).toBe(0);
         expect((await store.get(slot, 'rf'))!.state).toBe('pending');
-        await context.advance(60);
+        await context.advance(PAST_SHORT);
         const next = (await store.claim(slot, 10, LONG)).claimed[0]!;
         expect(next).toMatchObject({ id: 'rf', attempt: 1, payload: '"new"' });
         expect(next.fencingToken).toBeGreaterThan(running.fencingToken);

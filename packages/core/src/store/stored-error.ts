@@ -1,0 +1,11 @@
+/** Largest error text kept with a retried or dead timeout, in UTF-16 code units. */
+export const MAX_STORED_ERROR_LENGTH = 1_000;
+
+/** Cuts an error text to `MAX_STORED_ERROR_LENGTH` without splitting a surrogate pair. */
+export function truncateError(error: string): string {
+  if (error.length <= MAX_STORED_ERROR_LENGTH) return error;
+  let end = MAX_STORED_ERROR_LENGTH;
+  const last = error.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return error.slice(0, end);
+}

@@ -1,0 +1,397 @@
+import type { CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
+import type {
+  AckEntry,
+  ClaimedTimeout,
+  ClaimResult,
+  FailOutcome,
+  SlotRef,
+  SlotStats,
+  StoredDeadLetter,
+  StoredTimeout,
+  StoreFailure,
+  StoreScheduleEntry,
+  StoreTopic,
+  TimeoutStore,
+} from '../store/timeout-store.js';
+import { StoreClosedError } from '../store/store-closed.error.js';
+import { truncateError } from '../store/stored-error.js';
+import { ManualClock } from './manual-clock.js';
+import { testingMessages } from './testing.messages.js';
+
+/** Most timeouts one claim takes, as in the Redis store. */
+const MAX_CLAIM = 1_000;
+
+/** Most expired leases one claim returns to due, as in the Redis store. */
+const RECOVER_PER_CLAIM = 1_000;
+
+interface MemoryEntry {
+  id: string;
+  state: TimeoutState;
+  /** Pending: due time. Firing: due time of the claimed run. Dead: time of death. */
+  dueAt: number;
+  scheduledAt: number;
+  attempt: number;
+  /** Current token while firing; 0 otherwise (as the Redis store reports it). */
+  fencingToken: number;
+  /** Lease expiry while firing; 0 otherwise. */
+  leaseExpiresAt: number;
+  lastError: string | undefined;
+  payload: string;
+}
+
+interface MemorySlot {
+  entries: Map<string, MemoryEntry>;
+  /** Last fencing token handed out in this slot. */
+  seq: number;
+}
+
+interface Subscription {
+  topics: ReadonlySet<string>;
+  onWake: (slot: SlotRef, dueAt: number) => void;
+}
+
+/**
+ * An in-memory `TimeoutStore` driven by a `ManualClock`, for unit tests of code that schedules or
+ * handles timeouts: no Redis, no waiting. It passes the same contract suite as the Redis store, so
+ * upserts, claims, leases, fencing tokens, retries, dead letters and release behave the same.
+ *
+ * ```ts
+ * const clock = new ManualClock();
+ * const timeouts = new DurableTimeouts({ store: new MemoryTimeoutStore(clock), topics: { payment: {} } });
+ * ```
+ *
+ * Wake-ups: subscribers are called when a schedule lands ahead of a slot's earliest due time (as
+ * with Redis), and also whenever the clock moves, for every slot that then holds a due timeout or
+ * an expired lease, so pollers sleeping on real timers fire at once after `clock.advanceBy(...)`.
+ *
+ * State lives in this object: two engines given the same instance share it, like two processes
+ * on one Redis. Nothing is persisted.
+ */
+export class MemoryTimeoutStore implements TimeoutStore {
+  private readonly slots = new Map<string, MemorySlot>();
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly stopClockListener: () => void;
+  private closed = false;
+
+  /** @param clock the store clock; a new `ManualClock` (starting at `Date.now()`) when omitted. */
+  constructor(readonly clock: ManualClock = new ManualClock()) {
+    this.stopClockListener = clock.onAdvance((now) => this.wakeDueSlots(now));
+  }
+
+  async init(_topics: readonly StoreTopic[] = []): Promise<void> {
+    this.assertOpen();
+  }
+
+  async now(): Promise<number> {
+    this.assertOpen();
+    return this.clock.now();
+  }
+
+  async schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
+    this.assertOpen();
+    const now = this.clock.now();
+    const dueAt = Math.round(entry.at ?? now + (entry.delayMs ?? 0));
+    const state = this.slotState(slot);
+    const before = earliestPending(state);
+    const previous = state.entries.get(id);
+    let outcome: ScheduleOutcome = 'created';
+    if (previous?.state === 'pending') outcome = 'replaced';
+    else if (previous?.state === 'firing') outcome = 'replaced_firing';
+    state.entries.set(id, {
+      id,
+      state: 'pending',
+      dueAt,
+      scheduledAt: now,
+      attempt: 0,
+      fencingToken: 0,
+      leaseExpiresAt: 0,
+      lastError: undefined,
+      payload: entry.payload,
+    });
+    this.wakeIfAhead(slot, before, dueAt);
+    return { outcome, dueAt };
+  }
+
+  async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    const entry = state.entries.get(id);
+    if (entry?.state === 'pending') {
+      state.entries.delete(id);
+      return 'cancelled';
+    }
+    return entry?.state === 'firing' ? 'firing' : 'not_found';
+  }
+
+  async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
+    this.assertOpen();
+    const entry = this.slotState(slot).entries.get(id);
+    if (!entry) return null;
+    const stored: StoredTimeout = {
+      id,
+      state: entry.state,
+      dueAt: entry.dueAt,
+      scheduledAt: entry.scheduledAt,
+      attempt: entry.attempt,
+      fencingToken: entry.fencingToken,
+      payload: entry.payload,
+    };
+    if (entry.state === 'firing') stored.leaseExpiresAt = entry.leaseExpiresAt;
+    if (entry.lastError !== undefined && entry.lastError !== '') stored.lastError = entry.lastError;
+    return stored;
+  }
+
+  async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
+    this.assertOpen();
+    const now = this.clock.now();
+    const state = this.slotState(slot);
+    const expired = [...state.entries.values()]
+      .filter((entry) => entry.state === 'firing' && entry.leaseExpiresAt <= now)
+      .sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || compareIds(a.id, b.id))
+      .slice(0, RECOVER_PER_CLAIM);
+    for (const entry of expired) {
+      entry.state = 'pending';
+      entry.fencingToken = 0;
+      entry.leaseExpiresAt = 0;
+    }
+    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
+    const due = pendingInOrder(state)
+      .filter((entry) => entry.dueAt <= now)
+      .slice(0, take);
+    const leaseUntil = now + Math.max(1, Math.round(leaseMs));
+    const claimed: ClaimedTimeout[] = due.map((entry) => {
+      state.seq += 1;
+      entry.state = 'firing';
+      entry.attempt += 1;
+      entry.fencingToken = state.seq;
+      entry.leaseExpiresAt = leaseUntil;
+      return {
+        id: entry.id,
+        dueAt: entry.dueAt,
+        scheduledAt: entry.scheduledAt,
+        attempt: entry.attempt,
+        fencingToken: entry.fencingToken,
+        payload: entry.payload,
+      };
+    });
+    return { claimed, now, nextDueAt: earliestPending(state), recovered: expired.length };
+  }
+
+  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    if (!holds(state, id, fencingToken)) return false;
+    state.entries.delete(id);
+    return true;
+  }
+
+  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    return entries.map(({ id, fencingToken }) => {
+      if (!holds(state, id, fencingToken)) return false;
+      state.entries.delete(id);
+      return true;
+    });
+  }
+
+  async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    const entry = state.entries.get(id);
+    if (!entry || !holds(state, id, fencingToken)) return { outcome: 'stale' };
+    const now = this.clock.now();
+    entry.lastError = truncateError(failure.error);
+    entry.fencingToken = 0;
+    entry.leaseExpiresAt = 0;
+    if (entry.attempt >= failure.maxAttempts) {
+      entry.state = 'dead';
+      entry.dueAt = now;
+      return { outcome: 'dead', deadAt: now };
+    }
+    const before = earliestPending(state);
+    const retryAt = now + Math.max(0, Math.round(failure.retryDelayMs));
+    entry.state = 'pending';
+    entry.dueAt = retryAt;
+    this.wakeIfAhead(slot, before, retryAt);
+    return { outcome: 'retried', retryAt };
+  }
+
+  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<number> {
+    this.assertOpen();
+    const now = this.clock.now();
+    const state = this.slotState(slot);
+    const before = earliestPending(state);
+    let released = 0;
+    for (const { id, fencingToken } of entries) {
+      const entry = state.entries.get(id);
+      if (!entry || !holds(state, id, fencingToken)) continue;
+      entry.state = 'pending';
+      entry.dueAt = now;
+      entry.attempt -= 1;
+      entry.fencingToken = 0;
+      entry.leaseExpiresAt = 0;
+      released += 1;
+    }
+    if (released > 0) this.wakeIfAhead(slot, before, now);
+    return released;
+  }
+
+  async stats(slot: SlotRef): Promise<SlotStats> {
+    this.assertOpen();
+    const now = this.clock.now();
+    const counts = { pending: 0, firing: 0, dead: 0 };
+    for (const entry of this.slotState(slot).entries.values()) counts[entry.state] += 1;
+    const earliest = earliestPending(this.slotState(slot));
+    return { ...counts, oldestOverdueDueAt: earliest !== null && earliest <= now ? earliest : null, now };
+  }
+
+  async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
+    this.assertOpen();
+    if (limit <= 0) return [];
+    const start = Math.max(0, offset);
+    return deadInOrder(this.slotState(slot))
+      .slice(start, start + limit)
+      .map((entry) => ({
+        id: entry.id,
+        attempts: entry.attempt,
+        lastError: entry.lastError ?? '',
+        deadAt: entry.dueAt,
+        scheduledAt: entry.scheduledAt,
+        payload: entry.payload,
+      }));
+  }
+
+  async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    this.assertOpen();
+    const now = this.clock.now();
+    const state = this.slotState(slot);
+    const before = earliestPending(state);
+    let moved = 0;
+    for (const entry of this.chosenDead(state, ids)) {
+      entry.state = 'pending';
+      entry.dueAt = now;
+      entry.attempt = 0;
+      entry.lastError = undefined;
+      moved += 1;
+    }
+    if (moved > 0) this.wakeIfAhead(slot, before, now);
+    return moved;
+  }
+
+  async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    const chosen = this.chosenDead(state, ids);
+    for (const entry of chosen) state.entries.delete(entry.id);
+    return chosen.length;
+  }
+
+  async subscribe(
+    topics: readonly string[],
+    onWake: (slot: SlotRef, dueAt: number) => void,
+    _onResubscribed: () => void,
+  ): Promise<() => Promise<void>> {
+    this.assertOpen();
+    const subscription: Subscription = { topics: new Set(topics), onWake };
+    this.subscriptions.add(subscription);
+    return async () => {
+      this.subscriptions.delete(subscription);
+    };
+  }
+
+  async ping(): Promise<number> {
+    this.assertOpen();
+    return 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.subscriptions.clear();
+    this.stopClockListener();
+  }
+
+  private slotState(slot: SlotRef): MemorySlot {
+    const key = `${slot.topic}\u0000${slot.slot}`;
+    let state = this.slots.get(key);
+    if (!state) {
+      state = { entries: new Map(), seq: 0 };
+      this.slots.set(key, state);
+    }
+    return state;
+  }
+
+  private chosenDead(state: MemorySlot, ids: readonly string[] | undefined): MemoryEntry[] {
+    if (ids === undefined) return deadInOrder(state);
+    const chosen = new Map<string, MemoryEntry>();
+    for (const id of ids) {
+      const entry = state.entries.get(id);
+      if (entry?.state === 'dead') chosen.set(id, entry);
+    }
+    return [...chosen.values()];
+  }
+
+  /** Tells subscribers when `dueAt` is ahead of everything the slot held before (or it was empty). */
+  private wakeIfAhead(slot: SlotRef, before: number | null, dueAt: number): void {
+    if (before === null || dueAt < before) this.notify(slot, dueAt);
+  }
+
+  /** After the clock moved: wakes every subscribed slot that holds a due timeout or an expired lease. */
+  private wakeDueSlots(now: number): void {
+    if (this.subscriptions.size === 0) return;
+    for (const [key, state] of this.slots) {
+      let earliest: number | null = null;
+      for (const entry of state.entries.values()) {
+        const at = entry.state === 'pending' ? entry.dueAt : entry.state === 'firing' ? entry.leaseExpiresAt : null;
+        if (at !== null && at <= now && (earliest === null || at < earliest)) earliest = at;
+      }
+      if (earliest === null) continue;
+      const separator = key.lastIndexOf('\u0000');
+      this.notify({ topic: key.slice(0, separator), slot: Number(key.slice(separator + 1)) }, earliest);
+    }
+  }
+
+  /** Calls subscribers of the slot's topic asynchronously, as a Redis message would arrive. */
+  private notify(slot: SlotRef, dueAt: number): void {
+    for (const subscription of this.subscriptions) {
+      if (!subscription.topics.has(slot.topic)) continue;
+      queueMicrotask(() => {
+        if (this.subscriptions.has(subscription)) subscription.onWake({ topic: slot.topic, slot: slot.slot }, dueAt);
+      });
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreClosedError(testingMessages.closed());
+  }
+}
+
+/** True when `id` is firing with `fencingToken` as its current token. */
+function holds(state: MemorySlot, id: string, fencingToken: number): boolean {
+  const entry = state.entries.get(id);
+  return entry !== undefined && entry.state === 'firing' && entry.fencingToken === fencingToken;
+}
+
+function earliestPending(state: MemorySlot): number | null {
+  let earliest: number | null = null;
+  for (const entry of state.entries.values()) {
+    if (entry.state === 'pending' && (earliest === null || entry.dueAt < earliest)) earliest = entry.dueAt;
+  }
+  return earliest;
+}
+
+/** Pending entries by due time, ties by id bytes: the order of a Redis sorted set. */
+function pendingInOrder(state: MemorySlot): MemoryEntry[] {
+  return [...state.entries.values()].filter((entry) => entry.state === 'pending').sort((a, b) => a.dueAt - b.dueAt || compareIds(a.id, b.id));
+}
+
+/** Dead entries by time of death, ties by id bytes. */
+function deadInOrder(state: MemorySlot): MemoryEntry[] {
+  return [...state.entries.values()].filter((entry) => entry.state === 'dead').sort((a, b) => a.dueAt - b.dueAt || compareIds(a.id, b.id));
+}
+
+/** Compares ids by their UTF-8 bytes, as Redis orders members of equal score. */
+function compareIds(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
