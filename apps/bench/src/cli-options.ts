@@ -1,0 +1,64 @@
+/** Options of `npm run bench -- [options]`. */
+export interface BenchOptions {
+  /** Shorter workloads, the whole run under a minute. */
+  quick: boolean;
+  /** Where to write the JSON report, if anywhere. */
+  jsonFile: string | undefined;
+  /** Where to write the Markdown tables, if anywhere. */
+  markdownFile: string | undefined;
+  /** Directory for CPU profiles of the engine's worker process (`node --cpu-prof`), if any. */
+  profileDir: string | undefined;
+  /** Run only the systems whose key is listed (all when empty). */
+  only: string[];
+  help: boolean;
+}
+
+/** What `--help` prints. */
+export const USAGE = [
+  'npm run bench -- [--quick] [--json FILE] [--markdown FILE] [--profile DIR] [--only engine,bullmq,...]',
+  '',
+  '  --quick          shorter workloads (2 s windows, 10k burst): the whole run in under a minute',
+  '  --json FILE      write { runs: [...], idle: {...} } to FILE',
+  '  --markdown FILE  write the result tables as Markdown to FILE',
+  '  --profile DIR    run the engine worker under node --cpu-prof and summarise where its time goes',
+  '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle',
+].join('\n');
+
+/** Parses the command line (the part after the script). Throws with a usage hint on a bad argument. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const options: BenchOptions = { quick: false, jsonFile: undefined, markdownFile: undefined, profileDir: undefined, only: [], help: false };
+  const valueOf = (i: number, flag: string): string => {
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value.\n\n${USAGE}`);
+    return value;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const take = (): string => inline ?? valueOf(i++, flag);
+    switch (flag) {
+      case '--quick':
+        options.quick = true;
+        break;
+      case '--json':
+        options.jsonFile = take();
+        break;
+      case '--markdown':
+        options.markdownFile = take();
+        break;
+      case '--profile':
+        options.profileDir = take();
+        break;
+      case '--only':
+        options.only = take().split(',').map((s) => s.trim()).filter(Boolean);
+        break;
+      case '--help':
+      case '-h':
+        options.help = true;
+        break;
+      default:
+        throw new Error(`Unknown argument ${arg}.\n\n${USAGE}`);
+    }
+  }
+  return options;
+}

@@ -1,0 +1,44 @@
+/** Commands the harness itself sends between two snapshots; they are not the system's cost. */
+const HARNESS_COMMANDS = new Set(['info', 'config|resetstat', 'config|set', 'config|get', 'flushall', 'dbsize', 'memory|purge']);
+
+/** Fields of an `INFO` reply (`name:value` lines; section headers and blank lines skipped). */
+export function parseInfo(text: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    if (line === '' || line.startsWith('#')) continue;
+    const colon = line.indexOf(':');
+    if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1));
+  }
+  return fields;
+}
+
+/** `used_memory` of an `INFO memory` reply, in bytes. */
+export function usedMemory(infoText: string): number {
+  const value = Number(parseInfo(infoText).get('used_memory'));
+  if (!Number.isFinite(value)) throw new Error('INFO memory has no used_memory field; is this a Redis server?');
+  return value;
+}
+
+/**
+ * Calls per command of an `INFO commandstats` reply (`cmdstat_zadd:calls=3,usec=...`). Redis counts
+ * commands run inside Lua scripts here too, so this is the work Redis did, not the round trips.
+ */
+export function commandCalls(infoText: string): Map<string, number> {
+  const calls = new Map<string, number>();
+  for (const [field, value] of parseInfo(infoText)) {
+    if (!field.startsWith('cmdstat_')) continue;
+    const match = /(?:^|,)calls=(\d+)/.exec(value);
+    if (match) calls.set(field.slice('cmdstat_'.length), Number(match[1]));
+  }
+  return calls;
+}
+
+/** Commands executed between two `INFO commandstats` snapshots, leaving out the harness's own. */
+export function commandsBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let total = 0;
+  for (const [command, calls] of after) {
+    if (HARNESS_COMMANDS.has(command)) continue;
+    total += calls - (before.get(command) ?? 0);
+  }
+  return total;
+}

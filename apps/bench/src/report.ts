@@ -1,0 +1,93 @@
+import type { LatenessSummary } from './stats.js';
+
+/** Everything measured for one system under one workload. */
+export interface RunResult {
+  system: string;
+  workload: string;
+  /** Timeouts scheduled per second (one call per timeout, many in flight; BullMQ: addBulk, see the docs). */
+  schedulePerSec: number | null;
+  /** Timeouts fired per second: count over (last handler start - first due time). */
+  firedPerSec: number | null;
+  /** Handler start minus due time, ms. */
+  lateness: LatenessSummary | null;
+  /** `used_memory` growth per pending timeout (20-byte payload); null without Redis. */
+  bytesPerPending: number | null;
+  /** Redis commands per timeout over schedule, fire and ack (commands inside Lua scripts included). */
+  redisCommandsPerFired: number | null;
+  /** Handlers started (duplicates included) and expected. */
+  fired: number;
+  expected: number;
+  /** Handler starts beyond the first for the same id. */
+  duplicates: number;
+  /** CPU time of the worker process per fired timeout, microseconds. */
+  workerCpuUsPerFired: number | null;
+}
+
+/** Cost of one idle instance. */
+export interface IdleResult {
+  system: string;
+  /** Commands the instance sent per second (what a client pays: round trips). */
+  commandsPerSec: number;
+  /** Commands Redis ran per second for it, those inside Lua scripts included. */
+  executedPerSec: number;
+  windowMs: number;
+  topics: number;
+  slotsPerTopic: number;
+}
+
+/** How the slots of the cluster run landed on the shards. */
+export interface ShardSpread {
+  node: string;
+  /** Topic slots (hash tags) owned by this shard. */
+  slots: number;
+  /** Pending timeouts this shard held before firing. */
+  timeouts: number;
+}
+
+/** A whole run of the benchmark. */
+export interface BenchReport {
+  quick: boolean;
+  runs: RunResult[];
+  idle: IdleResult | null;
+  clusterSpread: ShardSpread[];
+}
+
+/** One row of the JSON file, in the shape issue 5 fixes. */
+export interface JsonRun {
+  system: string;
+  workload: string;
+  schedulePerSec: number | null;
+  firedPerSec: number | null;
+  lateness: { p50: number | null; p99: number | null; max: number | null };
+  bytesPerPending: number | null;
+  redisCommandsPerFired: number | null;
+}
+
+/** The JSON file written by `--json FILE`. */
+export interface JsonReport {
+  runs: JsonRun[];
+  idle: { system: string; commandsPerSec: number | null };
+}
+
+const whole = (value: number | null): number | null => (value === null ? null : Math.round(value));
+const hundredths = (value: number | null): number | null => (value === null ? null : Math.round(value * 100) / 100);
+
+/** The report in the fixed JSON shape: one row per system and workload, and the idle cost. */
+export function toJsonReport(report: BenchReport): JsonReport {
+  return {
+    runs: report.runs.map((run) => ({
+      system: run.system,
+      workload: run.workload,
+      schedulePerSec: whole(run.schedulePerSec),
+      firedPerSec: whole(run.firedPerSec),
+      lateness: {
+        p50: run.lateness?.p50 ?? null,
+        p99: run.lateness?.p99 ?? null,
+        max: run.lateness?.max ?? null,
+      },
+      bytesPerPending: whole(run.bytesPerPending),
+      redisCommandsPerFired: hundredths(run.redisCommandsPerFired),
+    })),
+    idle: { system: report.idle?.system ?? 'durable-timeout', commandsPerSec: hundredths(report.idle?.commandsPerSec ?? null) },
+  };
+}

@@ -1,0 +1,89 @@
+import type { BenchReport, RunResult } from './report.js';
+import type { TargetVerdict } from './targets.js';
+import { formatNumber, renderMarkdownTable, renderTable, type Column } from './table.js';
+
+const RUN_COLUMNS: Column[] = [
+  { header: 'system' },
+  { header: 'workload' },
+  { header: 'schedule/s', align: 'right' },
+  { header: 'fired/s', align: 'right' },
+  { header: 'late p50', align: 'right' },
+  { header: 'p99', align: 'right' },
+  { header: 'max (ms)', align: 'right' },
+  { header: 'B/pending', align: 'right' },
+  { header: 'cmds/fired', align: 'right' },
+  { header: 'worker CPU us/fired', align: 'right' },
+  { header: 'fired', align: 'right' },
+];
+
+function firedCell(run: RunResult): string {
+  const base = `${formatNumber(run.fired - run.duplicates)}/${formatNumber(run.expected)}`;
+  return run.duplicates > 0 ? `${base} +${formatNumber(run.duplicates)} dup` : base;
+}
+
+/** One table row per run. */
+export function runRows(runs: readonly RunResult[]): string[][] {
+  return runs.map((run) => [
+    run.system,
+    run.workload,
+    formatNumber(run.schedulePerSec),
+    formatNumber(run.firedPerSec),
+    formatNumber(run.lateness?.p50),
+    formatNumber(run.lateness?.p99),
+    formatNumber(run.lateness?.max),
+    formatNumber(run.bytesPerPending),
+    formatNumber(run.redisCommandsPerFired, 2),
+    formatNumber(run.workerCpuUsPerFired, 1),
+    firedCell(run),
+  ]);
+}
+
+const TARGET_COLUMNS: Column[] = [{ header: 'target' }, { header: 'measured' }, { header: 'verdict' }];
+
+function verdictText(pass: boolean | null): string {
+  if (pass === null) return 'n/a';
+  return pass ? 'PASS' : 'FAIL';
+}
+
+/** One row per target. */
+export function targetRows(verdicts: readonly TargetVerdict[]): string[][] {
+  return verdicts.map((v) => [v.target, v.measured, verdictText(v.pass)]);
+}
+
+function extraLines(report: BenchReport): string[] {
+  const lines: string[] = [];
+  if (report.idle) {
+    const idle = report.idle;
+    lines.push(
+      `Idle: one ${idle.system} instance, ${idle.topics} topics x ${idle.slotsPerTopic} slots, over ${formatNumber(idle.windowMs / 1000, 1)} s: ` +
+        `${formatNumber(idle.commandsPerSec, 2)} commands/s sent, ${formatNumber(idle.executedPerSec, 2)} commands/s run by Redis (Lua included).`,
+    );
+  }
+  if (report.clusterSpread.length > 0) {
+    const shards = report.clusterSpread.map((s) => `${s.node}: ${s.slots} slots, ${formatNumber(s.timeouts)} timeouts`);
+    lines.push(`Cluster spread: ${shards.join('; ')}.`);
+  }
+  return lines;
+}
+
+/** The readable report printed at the end of a run. */
+export function renderTextReport(report: BenchReport, verdicts: readonly TargetVerdict[]): string {
+  return [
+    renderTable(RUN_COLUMNS, runRows(report.runs)),
+    '',
+    ...extraLines(report),
+    '',
+    renderTable(TARGET_COLUMNS, targetRows(verdicts)),
+  ].join('\n');
+}
+
+/** The same report as Markdown (`--markdown FILE`), pasted into docs/BENCHMARKS.md. */
+export function renderMarkdownReport(report: BenchReport, verdicts: readonly TargetVerdict[]): string {
+  return [
+    renderMarkdownTable(RUN_COLUMNS, runRows(report.runs)),
+    '',
+    ...extraLines(report).map((line) => `${line}\n`),
+    renderMarkdownTable(TARGET_COLUMNS, targetRows(verdicts)),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from '@jest/globals';
+import type { BenchReport, RunResult } from './report.js';
+import { evaluateTargets } from './targets.js';
+
+function run(system: string, workload: string, figures: Partial<RunResult>): RunResult {
+  return {
+    system,
+    workload,
+    schedulePerSec: null,
+    firedPerSec: null,
+    lateness: null,
+    bytesPerPending: null,
+    redisCommandsPerFired: null,
+    fired: 0,
+    expected: 0,
+    duplicates: 0,
+    workerCpuUsPerFired: null,
+    ...figures,
+  };
+}
+
+const late = (p99: number) => ({ p50: 0, p99, max: p99 });
+
+function report(engineP99Slow: number, idlePerSec: number): BenchReport {
+  return {
+    quick: false,
+    runs: [
+      run('durable-timeout', 'steady 2k/s', { lateness: late(engineP99Slow), schedulePerSec: 90_000, bytesPerPending: 150 }),
+      run('bullmq', 'steady 2k/s', { lateness: late(86), schedulePerSec: 18_000, bytesPerPending: 850 }),
+      run('durable-timeout', 'steady 10k/s', { lateness: late(0), schedulePerSec: 60_000, bytesPerPending: 140 }),
+      run('bullmq', 'steady 10k/s', { lateness: late(227), schedulePerSec: 20_000, bytesPerPending: 800 }),
+      run('durable-timeout', 'burst 50k', { firedPerSec: 60_000 }),
+      run('bullmq', 'burst 50k', { firedPerSec: 17_000 }),
+    ],
+    idle: { system: 'durable-timeout', commandsPerSec: idlePerSec, executedPerSec: 4, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
+    clusterSpread: [],
+  };
+}
+
+describe('evaluateTargets', () => {
+  it('passes and fails each target on the ratios of the same run', () => {
+    const verdicts = evaluateTargets(report(3, 1.2));
+    const byTarget = Object.fromEntries(verdicts.map((v) => [v.target, v.pass]));
+    expect(byTarget).toEqual({
+      'lateness p99 @ steady 2k/s <= 5 ms': true,
+      'lateness p99 @ steady 2k/s >= 10x lower than BullMQ': true,
+      'lateness p99 @ steady 10k/s <= 20 ms': true,
+      'lateness p99 @ steady 10k/s >= 10x lower than BullMQ': true,
+      'burst fired/s >= 3x BullMQ (one worker process)': true,
+      'schedule/s >= 4x BullMQ (worst workload)': false,
+      'bytes per pending <= 1/5 of BullMQ (worst workload)': true,
+      'idle cost <= 2 commands/s (4 topics x 16 slots)': true,
+    });
+  });
+
+  it('fails a lateness above the limit and an idle cost above 2/s', () => {
+    const verdicts = evaluateTargets(report(9, 2.5));
+    expect(verdicts.find((v) => v.target === 'lateness p99 @ steady 2k/s <= 5 ms')?.pass).toBe(false);
+    expect(verdicts.find((v) => v.target === 'lateness p99 @ steady 2k/s >= 10x lower than BullMQ')?.pass).toBe(false);
+    expect(verdicts.find((v) => v.target.startsWith('idle'))?.pass).toBe(false);
+  });
+
+  it('divides by at least 1 ms so a 0 ms p99 is not an infinite ratio', () => {
+    const verdict = evaluateTargets(report(3, 1)).find((v) => v.target === 'lateness p99 @ steady 10k/s >= 10x lower than BullMQ');
+    expect(verdict?.measured).toMatch(/^227\.0x/);
+  });
+
+  it('says n/a when a figure is missing', () => {
+    const verdicts = evaluateTargets({ quick: true, runs: [], idle: null, clusterSpread: [] });
+    expect(verdicts.every((v) => v.pass === null)).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+import type { BenchReport, RunResult } from './report.js';
+import { formatNumber } from './table.js';
+import { SYSTEM } from './systems/names.js';
+
+/** One target of issue 5 with what this run measured. */
+export interface TargetVerdict {
+  target: string;
+  measured: string;
+  /** null when the run lacks a figure the target needs. */
+  pass: boolean | null;
+}
+
+/** Lateness under this is below the clock resolution; ratios divide by at least this. */
+const LATENESS_FLOOR_MS = 1;
+
+function find(runs: readonly RunResult[], system: string, workload: string): RunResult | undefined {
+  return runs.find((run) => run.system === system && run.workload === workload);
+}
+
+function workloadsOf(runs: readonly RunResult[], prefix: string): string[] {
+  return [...new Set(runs.filter((run) => run.system === SYSTEM.engine && run.workload.startsWith(prefix)).map((run) => run.workload))];
+}
+
+const ratio = (value: number): string => `${formatNumber(value, 1)}x`;
+
+/** Checks the targets of issue 5 as ratios within this run, the engine against BullMQ. */
+export function evaluateTargets(report: BenchReport): TargetVerdict[] {
+  const verdicts: TargetVerdict[] = [];
+  const [steadySlow, steadyFast] = workloadsOf(report.runs, 'steady');
+  const limits: [string | undefined, number][] = [[steadySlow, 5], [steadyFast, 20]];
+
+  for (const [workload, limitMs] of limits) {
+    if (!workload) continue;
+    const engine = find(report.runs, SYSTEM.engine, workload);
+    const bull = find(report.runs, SYSTEM.bullmq, workload);
+    const p99 = engine?.lateness?.p99 ?? null;
+    verdicts.push({
+      target: `lateness p99 @ ${workload} <= ${limitMs} ms`,
+      measured: p99 === null ? 'not measured' : `${formatNumber(p99)} ms`,
+      pass: p99 === null ? null : p99 <= limitMs,
+    });
+    const bullP99 = bull?.lateness?.p99 ?? null;
+    const factor = p99 === null || bullP99 === null ? null : bullP99 / Math.max(p99, LATENESS_FLOOR_MS);
+    verdicts.push({
+      target: `lateness p99 @ ${workload} >= 10x lower than BullMQ`,
+      measured: factor === null ? 'not measured' : `${ratio(factor)} (${formatNumber(p99)} vs ${formatNumber(bullP99)} ms)`,
+      pass: factor === null ? null : factor >= 10,
+    });
+  }
+
+  const [burst] = workloadsOf(report.runs, 'burst');
+  if (burst) {
+    const engine = find(report.runs, SYSTEM.engine, burst)?.firedPerSec ?? null;
+    const bull = find(report.runs, SYSTEM.bullmq, burst)?.firedPerSec ?? null;
+    const factor = engine === null || bull === null ? null : engine / bull;
+    verdicts.push({
+      target: `burst fired/s >= 3x BullMQ (one worker process)`,
+      measured: factor === null ? 'not measured' : `${ratio(factor)} (${formatNumber(engine)} vs ${formatNumber(bull)}/s)`,
+      pass: factor === null ? null : factor >= 3,
+    });
+  }
+
+  const pairs = report.runs
+    .filter((run) => run.system === SYSTEM.engine)
+    .map((run) => ({ engine: run, bull: find(report.runs, SYSTEM.bullmq, run.workload) }))
+    .filter((pair): pair is { engine: RunResult; bull: RunResult } => pair.bull !== undefined);
+
+  const scheduleFactors = pairs
+    .filter(({ engine, bull }) => engine.schedulePerSec !== null && bull.schedulePerSec !== null)
+    .map(({ engine, bull }) => engine.schedulePerSec! / bull.schedulePerSec!);
+  const worstSchedule = scheduleFactors.length ? Math.min(...scheduleFactors) : null;
+  verdicts.push({
+    target: 'schedule/s >= 4x BullMQ (worst workload)',
+    measured: worstSchedule === null ? 'not measured' : `${ratio(worstSchedule)} (${scheduleFactors.map(ratio).join(', ')})`,
+    pass: worstSchedule === null ? null : worstSchedule >= 4,
+  });
+
+  const memoryShares = pairs
+    .filter(({ engine, bull }) => engine.bytesPerPending !== null && bull.bytesPerPending)
+    .map(({ engine, bull }) => engine.bytesPerPending! / bull.bytesPerPending!);
+  const worstMemory = memoryShares.length ? Math.max(...memoryShares) : null;
+  verdicts.push({
+    target: 'bytes per pending <= 1/5 of BullMQ (worst workload)',
+    measured: worstMemory === null ? 'not measured' : `1/${formatNumber(1 / worstMemory, 1)}`,
+    pass: worstMemory === null ? null : worstMemory <= 0.2,
+  });
+
+  const idle = report.idle;
+  verdicts.push({
+    target: `idle cost <= 2 commands/s (${idle ? `${idle.topics} topics x ${idle.slotsPerTopic} slots` : 'one instance'})`,
+    measured: idle ? `${formatNumber(idle.commandsPerSec, 2)}/s sent (${formatNumber(idle.executedPerSec, 2)}/s run by Redis)` : 'not measured',
+    pass: idle ? idle.commandsPerSec <= 2 : null,
+  });
+  return verdicts;
+}
