@@ -1,0 +1,1 @@
+export { OnTimeout } from './on-timeout.decorator.js';

@@ -1,0 +1,58 @@
+/** Where a handler was found: the class and method that carry `@OnTimeout`. */
+export interface HandlerLocation {
+  className: string;
+  methodName: string;
+}
+
+const where = (location: HandlerLocation): string => `${location.className}.${location.methodName}()`;
+
+/**
+ * Every text the Nest integration shows (errors and log lines), built in one place. Each error
+ * says what is wrong and what to do about it.
+ */
+export const durableTimeoutMessages = {
+  duplicateHandler: (topic: string, first: HandlerLocation, second: HandlerLocation): string =>
+    `Two @OnTimeout('${topic}') handlers: ${where(first)} and ${where(second)}. ` +
+    'A topic has exactly one handler per application: remove one of them, or give it a topic of its own ' +
+    '(if both are the same class, it is provided in two modules: provide it once).',
+
+  unknownTopic: (topic: string, location: HandlerLocation, configured: readonly string[]): string =>
+    `${where(location)} handles @OnTimeout('${topic}'), but '${topic}' is not a configured topic ` +
+    `(configured: ${configured.length > 0 ? configured.map((name) => `'${name}'`).join(', ') : 'none'}). ` +
+    `Add '${topic}' to the topics of DurableTimeoutModule.forRoot(...) or fix the decorator's topic.`,
+
+  invalidTopicName: (location: HandlerLocation): string =>
+    `@OnTimeout on ${where(location)} needs a topic name (a non-empty string), e.g. @OnTimeout('payment').`,
+
+  requestScopedHandler: (location: HandlerLocation): string =>
+    `${where(location)} has @OnTimeout but its provider is request-scoped (or depends on one); ` +
+    'timeouts fire outside any request, so it is ignored. Make the provider a singleton.',
+
+  topicWithoutHandler: (topic: string): string =>
+    `Topic '${topic}' has no @OnTimeout handler in this application: it can be scheduled here ` +
+    'and is fired by the instances that handle it.',
+
+  pollersStarted: (topics: readonly string[]): string => `Firing timeouts of ${topics.map((t) => `'${t}'`).join(', ')}.`,
+
+  noHandlers: (): string => 'No @OnTimeout handlers in this application: it schedules timeouts, other instances fire them.',
+
+  invalidOptions: (problem: string): string =>
+    `Invalid DurableTimeoutModule options: ${problem}. Fix the object passed to forRoot(...) or returned by the forRootAsync factory.`,
+
+  optionsNotObject: (): string => 'the options must be an object',
+
+  noTopics: (): string => "'topics' must be an object with at least one topic, e.g. { topics: { payment: {} } }",
+
+  invalidDrainMs: (value: unknown): string =>
+    `'drainMs' must be a finite number of milliseconds >= 0 (got ${String(value)})`,
+
+  invalidSweepIntervalMs: (value: unknown): string =>
+    `'sweepIntervalMs' must be a finite number of milliseconds > 0 (got ${String(value)})`,
+
+  invalidCommandTimeoutMs: (value: unknown): string =>
+    `'commandTimeoutMs' must be a finite number of milliseconds > 0 (got ${String(value)})`,
+
+  notStarted: (): string =>
+    'The durable-timeout module did not start: its onApplicationBootstrap failed (see the error logged before). ' +
+    'Check the Redis connection and restart the application.',
+};

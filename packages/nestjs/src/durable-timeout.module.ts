@@ -1,0 +1,46 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { DurableTimeouts } from '@durable-timeout/core';
+import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from './durable-timeout.constants.js';
+import { ConfigurableDurableTimeoutModule, DURABLE_TIMEOUT_MODULE_OPTIONS } from './durable-timeout-module.definition.js';
+import { durableTimeoutProviders } from './durable-timeout.providers.js';
+import { engineOptionsOf, resolveDurableTimeoutSettings } from './durable-timeout.settings.js';
+import type { DurableTimeoutModuleOptions, DurableTimeoutSettings } from './interfaces/durable-timeout-module-options.interface.js';
+import { NestTimeoutLogger } from './nest-timeout.logger.js';
+import { TimeoutScheduler } from './timeout.scheduler.js';
+
+/**
+ * Durable timeouts for a Nest application.
+ *
+ * ```ts
+ * DurableTimeoutModule.forRoot({ connection: 'redis://localhost:6379', topics: { payment: {} } })
+ * DurableTimeoutModule.forRootAsync({
+ *   imports: [ConfigModule], inject: [ConfigService],
+ *   useFactory: (config: ConfigService) => ({ connection: config.getOrThrow('REDIS_URL'), topics: { payment: {} } }),
+ * })
+ * ```
+ *
+ * Exports `TimeoutScheduler` and the `DURABLE_TIMEOUTS` engine; `@OnTimeout` methods anywhere in
+ * the application are discovered at `onModuleInit`. Pass `isGlobal: true` to inject the scheduler
+ * without importing the module everywhere.
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    {
+      provide: DURABLE_TIMEOUT_SETTINGS,
+      useFactory: (options: DurableTimeoutModuleOptions): DurableTimeoutSettings => resolveDurableTimeoutSettings(options),
+      inject: [DURABLE_TIMEOUT_MODULE_OPTIONS],
+    },
+    {
+      provide: DURABLE_TIMEOUTS,
+      useFactory: (options: DurableTimeoutModuleOptions, _settings: DurableTimeoutSettings): DurableTimeouts =>
+        new DurableTimeouts({ logger: new NestTimeoutLogger(), ...engineOptionsOf(options) }),
+      // The settings come first so their validation error wins over the engine's.
+      inject: [DURABLE_TIMEOUT_MODULE_OPTIONS, DURABLE_TIMEOUT_SETTINGS],
+    },
+    ...durableTimeoutProviders,
+  ],
+  exports: [TimeoutScheduler, DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS],
+})
+export class DurableTimeoutModule extends ConfigurableDurableTimeoutModule {}

@@ -1,0 +1,5 @@
+export { DuplicateTimeoutHandlerError } from './duplicate-timeout-handler.error.js';
+export { InvalidModuleOptionsError } from './invalid-module-options.error.js';
+export { InvalidTimeoutHandlerError } from './invalid-timeout-handler.error.js';
+export { ModuleNotStartedError } from './module-not-started.error.js';
+export { UnknownTimeoutTopicError } from './unknown-timeout-topic.error.js';

@@ -1,0 +1,5 @@
+export type {
+  DurableTimeoutModuleExtras,
+  DurableTimeoutModuleOptions,
+  DurableTimeoutSettings,
+} from './durable-timeout-module-options.interface.js';

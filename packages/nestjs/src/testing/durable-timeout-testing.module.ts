@@ -1,0 +1,64 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { DurableTimeouts, ManualClock, MemoryTimeoutStore, type TopicOptions } from '@durable-timeout/core';
+import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from '../durable-timeout.constants.js';
+import { durableTimeoutProviders } from '../durable-timeout.providers.js';
+import { resolveDurableTimeoutSettings } from '../durable-timeout.settings.js';
+import type { DurableTimeoutSettings } from '../interfaces/durable-timeout-module-options.interface.js';
+import { NestTimeoutLogger } from '../nest-timeout.logger.js';
+import { TimeoutScheduler } from '../timeout.scheduler.js';
+import { DURABLE_TIMEOUT_TESTING_CLOCK } from './timeout-testing.constants.js';
+import { TimeoutTestingClock } from './timeout-testing.clock.js';
+
+/** Options of `DurableTimeoutTestingModule.forRoot`. */
+export interface DurableTimeoutTestingOptions<TTopics extends string = string> {
+  /** The topics, as in `DurableTimeoutModule.forRoot` (`maxAttempts`, `backoff`, ... apply as in production). */
+  topics: Record<TTopics, TopicOptions>;
+  /** Initial time of the manual clock (ms since the epoch or a Date). Default: now. */
+  startAt?: number | Date;
+  /** Register the module globally. Default false. */
+  isGlobal?: boolean;
+}
+
+/**
+ * A drop-in replacement of `DurableTimeoutModule` for unit tests: the same `TimeoutScheduler`,
+ * `DURABLE_TIMEOUTS` and `@OnTimeout` discovery, backed by the in-memory store and a manual clock
+ * instead of Redis. Inject `TimeoutTestingClock` and call `advanceBy(ms)` to fire what is due.
+ *
+ * ```ts
+ * const moduleRef = await Test.createTestingModule({
+ *   imports: [DurableTimeoutTestingModule.forRoot({ topics: { payment: {} } })],
+ *   providers: [PaymentTimeouts],
+ * }).compile();
+ * await moduleRef.init(); // runs discovery
+ * ```
+ */
+@Module({})
+export class DurableTimeoutTestingModule {
+  /** Creates the testing module for these topics. */
+  static forRoot(options: DurableTimeoutTestingOptions): DynamicModule {
+    const startMs = options.startAt instanceof Date ? options.startAt.getTime() : options.startAt;
+    return {
+      module: DurableTimeoutTestingModule,
+      global: options.isGlobal ?? false,
+      imports: [DiscoveryModule],
+      providers: [
+        {
+          provide: DURABLE_TIMEOUT_SETTINGS,
+          useFactory: (): DurableTimeoutSettings =>
+            resolveDurableTimeoutSettings({ topics: options.topics, drainMs: 0 }, { startPollers: false }),
+        },
+        { provide: DURABLE_TIMEOUT_TESTING_CLOCK, useFactory: (): ManualClock => new ManualClock(startMs) },
+        {
+          provide: DURABLE_TIMEOUTS,
+          useFactory: (clock: ManualClock, _settings: DurableTimeoutSettings): DurableTimeouts =>
+            new DurableTimeouts({ topics: options.topics, store: new MemoryTimeoutStore(clock), logger: new NestTimeoutLogger() }),
+          inject: [DURABLE_TIMEOUT_TESTING_CLOCK, DURABLE_TIMEOUT_SETTINGS],
+        },
+        TimeoutTestingClock,
+        ...durableTimeoutProviders,
+      ],
+      exports: [TimeoutScheduler, TimeoutTestingClock, DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS],
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import type { DurableTimeouts } from '@durable-timeout/core';
+import { TimeoutReadinessWatcher } from './timeout-readiness.watcher.js';
+import { TimeoutScheduler } from './timeout.scheduler.js';
+
+describe('TimeoutScheduler', () => {
+  it('passes every call to the engine unchanged and returns its result', async () => {
+    const engine = {
+      schedule: jest.fn(async () => ({ outcome: 'created' })),
+      cancel: jest.fn(async () => 'cancelled'),
+      get: jest.fn(async () => null),
+      stats: jest.fn(async () => ({ topic: 'payment', pending: 1 })),
+      listDead: jest.fn(async () => []),
+      replayDead: jest.fn(async () => 3),
+      purgeDead: jest.fn(async () => 4),
+    };
+    const scheduler = new TimeoutScheduler<'payment'>(engine as unknown as DurableTimeouts, new TimeoutReadinessWatcher());
+    expect(scheduler.engine).toBe(engine);
+    await expect(scheduler.schedule('payment', 'o-1', { delayMs: 5, payload: { a: 1 } })).resolves.toEqual({ outcome: 'created' });
+    expect(engine.schedule).toHaveBeenCalledWith('payment', 'o-1', { delayMs: 5, payload: { a: 1 } });
+    await expect(scheduler.cancel('payment', 'o-1')).resolves.toBe('cancelled');
+    expect(engine.cancel).toHaveBeenCalledWith('payment', 'o-1');
+    await expect(scheduler.get('payment', 'o-1')).resolves.toBeNull();
+    await expect(scheduler.stats('payment')).resolves.toEqual({ topic: 'payment', pending: 1 });
+    await scheduler.listDead('payment', { limit: 2 });
+    expect(engine.listDead).toHaveBeenCalledWith('payment', { limit: 2 });
+    await expect(scheduler.replayDead('payment', ['o-1'])).resolves.toBe(3);
+    expect(engine.replayDead).toHaveBeenCalledWith('payment', ['o-1']);
+    await expect(scheduler.purgeDead('payment')).resolves.toBe(4);
+    expect(engine.purgeDead).toHaveBeenCalledWith('payment', undefined);
+  });
+
+  it('waitUntilReady settles with the module bootstrap', async () => {
+    const readiness = new TimeoutReadinessWatcher();
+    const scheduler = new TimeoutScheduler({} as DurableTimeouts, readiness);
+    let ready = false;
+    const waiting = scheduler.waitUntilReady().then(() => {
+      ready = true;
+    });
+    await Promise.resolve();
+    expect(ready).toBe(false);
+    readiness.markReady();
+    await waiting;
+    expect(ready).toBe(true);
+  });
+});

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DurableTimeouts,
+  type CancelResult,
+  type DeadLetter,
+  type JsonValue,
+  type ScheduleOptions,
+  type ScheduleResult,
+  type TimeoutInfo,
+  type TopicStats,
+} from '@durable-timeout/core';
+import { DURABLE_TIMEOUTS } from './durable-timeout.constants.js';
+import { TimeoutReadinessWatcher } from './timeout-readiness.watcher.js';
+
+/**
+ * The public runtime API of the module: schedule, cancel and inspect timeouts, manage dead
+ * letters. Inject it anywhere the module is visible:
+ *
+ * ```ts
+ * constructor(private readonly timeouts: TimeoutScheduler<'payment'>) {}
+ * await this.timeouts.schedule('payment', order.id, { delayMs: 60_000, payload: { orderId: order.id } });
+ * ```
+ *
+ * Every call goes straight to the engine; see `DurableTimeouts` for the exact semantics and errors.
+ */
+@Injectable()
+export class TimeoutScheduler<TTopics extends string = string> {
+  constructor(
+    @Inject(DURABLE_TIMEOUTS) private readonly timeouts: DurableTimeouts,
+    private readonly readiness: TimeoutReadinessWatcher,
+  ) {}
+
+  /** The underlying engine, for what this service does not wrap (events, `health`, `fireDue`). */
+  get engine(): DurableTimeouts<TTopics> {
+    return this.timeouts as DurableTimeouts<TTopics>;
+  }
+
+  /**
+   * Schedules (upserts) the timeout `id` of `topic`: fires after `delayMs` (Redis server clock) or
+   * at `at`. Scheduling the same id again replaces its due time and payload.
+   */
+  schedule<TPayload = JsonValue>(topic: TTopics, id: string, options: ScheduleOptions<TPayload>): Promise<ScheduleResult> {
+    return this.engine.schedule(topic, id, options);
+  }
+
+  /** Cancels a pending timeout: `cancelled`, `firing` (a handler holds it; nothing changed) or `not_found`. */
+  cancel(topic: TTopics, id: string): Promise<CancelResult> {
+    return this.engine.cancel(topic, id);
+  }
+
+  /** Reads a timeout in any state (pending, firing, dead), or null. */
+  get<TPayload = JsonValue>(topic: TTopics, id: string): Promise<TimeoutInfo<TPayload> | null> {
+    return this.engine.get<TPayload>(topic, id);
+  }
+
+  /** Pending, firing and dead counts of a topic and the age of its oldest overdue timeout. */
+  stats(topic: TTopics): Promise<TopicStats> {
+    return this.engine.stats(topic);
+  }
+
+  /** Dead letters of a topic, oldest first, with their last error. */
+  listDead<TPayload = JsonValue>(topic: TTopics, options?: { offset?: number; limit?: number }): Promise<DeadLetter<TPayload>[]> {
+    return this.engine.listDead<TPayload>(topic, options);
+  }
+
+  /** Puts dead letters back as due now with attempts reset (all of the topic when `ids` is omitted). Returns how many. */
+  replayDead(topic: TTopics, ids?: readonly string[]): Promise<number> {
+    return this.engine.replayDead(topic, ids);
+  }
+
+  /** Deletes dead letters (all of the topic when `ids` is omitted). Returns how many. */
+  purgeDead(topic: TTopics, ids?: readonly string[]): Promise<number> {
+    return this.engine.purgeDead(topic, ids);
+  }
+
+  /**
+   * Resolves once the module has bootstrapped: `@OnTimeout` handlers are bound and, when this
+   * application has any, its pollers run. Rejects with `ModuleNotStartedError` when bootstrap failed.
+   */
+  waitUntilReady(): Promise<void> {
+    return this.readiness.waitUntilReady();
+  }
+}
