@@ -91,4 +91,50 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
     expect(given.status).toBe('ready');
     await given.quit();
   });
+
+  it('delivers wake-ups through the cluster and re-subscribes after every node restarted', async () => {
+    const own = await RedisCluster.start({ masters: 3 });
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    const store = new RedisTimeoutStore({ connection: { cluster: own.startupNodes }, prefix, commandTimeoutMs: 500 });
+    const peer = new RedisTimeoutStore({ connection: { cluster: own.startupNodes }, prefix });
+    const wakes: Array<{ slot: number; dueAt: number }> = [];
+    let resubscribed = 0;
+    try {
+      const unsubscribe = await peer.subscribe(['payment'], (slot, dueAt) => wakes.push({ slot: slot.slot, dueAt }), () => resubscribed++);
+      // Slots 0..15 live on all three masters: a wake-up from each reaches the one subscriber.
+      for (let slot = 0; slot < 16; slot++) {
+        const { dueAt } = await store.schedule({ topic: 'payment', slot }, `before-${slot}`, { delayMs: 60_000, payload: 'null' });
+        await waitUntil(() => wakes.some((wake) => wake.slot === slot && wake.dueAt === dueAt));
+      }
+      for (const node of own.nodes) await node.kill();
+      for (const node of own.nodes) await node.restart();
+      await waitUntil(() => resubscribed >= 1, 30_000);
+      const slot = { topic: 'payment', slot: 7 };
+      let dueAt = 0;
+      // The cluster may still be settling after the restart: retry the schedule until it is accepted.
+      await waitUntil(async () => {
+        try {
+          dueAt = (await store.schedule(slot, 'after', { at: (await store.now()) - 1, payload: 'null' })).dueAt;
+          return true;
+        } catch {
+          return false;
+        }
+      }, 30_000);
+      await waitUntil(() => wakes.some((wake) => wake.slot === 7 && wake.dueAt === dueAt));
+      await unsubscribe();
+    } finally {
+      await store.close();
+      await peer.close();
+      await own.stop();
+    }
+  }, 90_000);
 });
+
+/** Polls `check` until it returns true, up to `timeoutMs`. */
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

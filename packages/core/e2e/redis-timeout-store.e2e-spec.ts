@@ -201,6 +201,14 @@ describe('RedisTimeoutStore when Redis fails', () => {
       await waitUntil(() => resubscribed === 1);
       const { dueAt } = await store.schedule(slot, 'wake', { delayMs: 60_000, payload: 'null' });
       await waitUntil(() => wakes.includes(dueAt));
+      // A longer outage: the subscriber gives up its connection and opens a new one, still once back.
+      await restarting.kill();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await restarting.restart();
+      await waitUntil(() => resubscribed === 2);
+      const { dueAt: earlier } = await store.schedule(slot, 'wake-2', { delayMs: 30_000, payload: 'null' });
+      await waitUntil(() => wakes.includes(earlier));
+      expect(resubscribed).toBe(2);
       await unsubscribe();
     } finally {
       await store.close();

@@ -10,6 +10,7 @@ import { bucketOf } from './slot-of.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
+import { WakeSubscriber } from './wake-subscriber.js';
 import type {
   AckEntry,
   ClaimedTimeout,
@@ -87,7 +88,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
   private readonly commands = new Map<ScriptName, { command: string; passesKeyCount: boolean }>();
-  private readonly subscribers = new Set<RedisClient>();
+  private readonly subscribers = new Set<WakeSubscriber>();
   private readonly deadlines: CallDeadlines;
   private readonly scheduleBatches = new Map<string, { slot: SlotRef; entries: PendingSchedule[] }>();
   private initialised: Promise<void> | undefined;
@@ -359,42 +360,38 @@ export class RedisTimeoutStore implements TimeoutStore {
     return this.inBatches(ids, purgeBatch);
   }
 
+  /**
+   * Subscribes to the wake-up channels of `topics` on a connection of its own (see
+   * `WakeSubscriber`): on a cluster, PUBLISH from a script reaches every node, so one connection to
+   * any node hears every slot. `onResubscribed` is called whenever the subscription is back after
+   * a loss (reconnect, restart of Redis, move to another cluster node).
+   */
   async subscribe(
     topics: readonly string[],
     onWake: (slot: SlotRef, dueAt: number) => void,
     onResubscribed: () => void,
   ): Promise<() => Promise<void>> {
     this.assertOpen();
-    const channels = topics.map((topic) => this.keys.wakeChannel(topic));
-    const subscriber = this.client.duplicate() as RedisClient;
-    subscriber.on('error', () => undefined);
+    // A cluster subscriber connects to a node the cluster client knows: let it learn them first.
+    if (isCluster(this.client) && this.client.nodes('master').length === 0) await this.ping();
+    const subscriber = new WakeSubscriber(this.client, {
+      channels: topics.map((topic) => this.keys.wakeChannel(topic)),
+      closeTimeoutMs: this.commandTimeoutMs,
+      onResubscribed,
+      onMessage: (channel, message) => {
+        const topic = this.keys.topicOfChannel(channel);
+        const colon = message.indexOf(':');
+        if (topic === undefined || colon < 0) return;
+        const slot = Number(message.slice(0, colon));
+        const dueAt = Number(message.slice(colon + 1));
+        if (Number.isInteger(slot) && slot >= 0 && Number.isFinite(dueAt)) onWake({ topic, slot }, dueAt);
+      },
+    });
+    await subscriber.start();
     this.subscribers.add(subscriber);
-    subscriber.on('message', (channel: string, message: string) => {
-      const topic = this.keys.topicOfChannel(channel);
-      const colon = message.indexOf(':');
-      if (topic === undefined || colon < 0) return;
-      const slot = Number(message.slice(0, colon));
-      const dueAt = Number(message.slice(colon + 1));
-      if (Number.isInteger(slot) && Number.isFinite(dueAt)) onWake({ topic, slot }, dueAt);
-    });
-    let subscribedOnce = false;
-    subscriber.on('ready', () => {
-      if (!subscribedOnce) return;
-      // ioredis re-subscribes on its own after a reconnect; subscribing again (idempotent) gives us a
-      // reply to wait for, so the engine's catch-up sweep starts only once wake-ups flow again.
-      subscriber.subscribe(...channels).then(onResubscribed, () => undefined);
-    });
-    try {
-      if (channels.length > 0) await subscriber.subscribe(...channels);
-      subscribedOnce = true;
-    } catch (error) {
-      this.subscribers.delete(subscriber);
-      subscriber.disconnect();
-      throw error;
-    }
     return async () => {
       if (!this.subscribers.delete(subscriber)) return;
-      await closeConnection(subscriber, this.commandTimeoutMs);
+      await subscriber.close();
     };
   }
 
@@ -409,7 +406,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.closed = true;
     const subscribers = [...this.subscribers];
     this.subscribers.clear();
-    await Promise.all(subscribers.map((subscriber) => closeConnection(subscriber, this.commandTimeoutMs)));
+    await Promise.all(subscribers.map((subscriber) => subscriber.close()));
     if (this.owned) await closeConnection(this.client, this.commandTimeoutMs);
   }
 

@@ -1,0 +1,117 @@
+import type { Redis, RedisOptions } from 'ioredis';
+import { closeConnection, isCluster, reconnectDelay, type RedisClient } from './redis-connection.js';
+
+/**
+ * Reconnect attempts of one subscriber connection before it is replaced by a new one (to the next
+ * known node of a cluster, or the same server again). About 0.7 s of retries.
+ */
+const RECONNECTS_BEFORE_ROTATION = 3;
+
+/** Options of `WakeSubscriber`. */
+export interface WakeSubscriberOptions {
+  /** Channels to subscribe to. */
+  channels: readonly string[];
+  /** Called for every message on one of the channels. */
+  onMessage: (channel: string, message: string) => void;
+  /** Called each time the subscription is back after a loss (messages may have been missed meanwhile). */
+  onResubscribed: () => void;
+  /** How long `close` waits for a clean QUIT. */
+  closeTimeoutMs: number;
+}
+
+/**
+ * The pub/sub connection of the wake-ups, kept alive without limit and able to say when it is back.
+ *
+ * ioredis re-subscribes by itself after a reconnect, but on a `Cluster` it does so silently on an
+ * internal connection, so the store could not tell the engine that wake-ups may have been missed.
+ * This class owns a plain connection instead: to a copy of the server's options, or to one master
+ * of the cluster (a PUBLISH reaches every node of a cluster, so any node hears every topic). After
+ * a few failed reconnects it replaces the connection, moving to the next known node of a cluster.
+ */
+export class WakeSubscriber {
+  private connection: Redis | undefined;
+  private rotations = 0;
+  private closed = false;
+  /** Cluster nodes seen last, used when the cluster's own pool is empty (every node down). */
+  private knownNodes: Redis[] = [];
+
+  constructor(
+    private readonly client: RedisClient,
+    private readonly options: WakeSubscriberOptions,
+  ) {}
+
+  /** Opens the first connection and subscribes; rejects (and closes) when that fails. */
+  async start(): Promise<void> {
+    const connection = this.open();
+    try {
+      if (this.options.channels.length > 0) await connection.subscribe(...this.options.channels);
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  /** Unsubscribes and closes the connection. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection) await closeConnection(connection, this.options.closeTimeoutMs);
+  }
+
+  private open(): Redis {
+    const connection = this.nextConnection();
+    this.connection = connection;
+    let readyBefore = false;
+    connection.on('error', () => undefined);
+    connection.on('message', (channel: string, message: string) => {
+      if (this.connection === connection) this.options.onMessage(channel, message);
+    });
+    connection.on('ready', () => {
+      if (!readyBefore) {
+        readyBefore = true;
+        return;
+      }
+      // ioredis re-sent SUBSCRIBE on reconnect; subscribing again (idempotent) gives a reply to
+      // wait for, so the engine's catch-up sweep starts only once wake-ups flow again.
+      this.resubscribe(connection);
+    });
+    connection.once('end', () => {
+      if (this.closed || this.connection !== connection) return;
+      this.rotations += 1;
+      const next = this.open();
+      // A new connection starts with no subscription: make one, then tell the engine.
+      this.resubscribe(next);
+    });
+    return connection;
+  }
+
+  private resubscribe(connection: Redis): void {
+    if (this.options.channels.length === 0) return;
+    connection.subscribe(...this.options.channels).then(
+      () => {
+        if (!this.closed && this.connection === connection) this.options.onResubscribed();
+      },
+      () => undefined,
+    );
+  }
+
+  /** A new, not yet subscribed connection: to the server, or to the next node of the cluster. */
+  private nextConnection(): Redis {
+    const override: RedisOptions = {
+      lazyConnect: false,
+      enableAutoPipelining: false,
+      autoResubscribe: true,
+      maxRetriesPerRequest: null,
+      enableOfflineQueue: true,
+      retryStrategy: (attempt: number) => (attempt > RECONNECTS_BEFORE_ROTATION ? null : reconnectDelay(attempt)),
+    };
+    if (!isCluster(this.client)) return this.client.duplicate(override);
+    const masters = this.client.nodes('master');
+    if (masters.length > 0) this.knownNodes = masters;
+    const node = this.knownNodes[this.rotations % Math.max(1, this.knownNodes.length)];
+    if (!node) throw new Error('No node of the Redis Cluster is known yet: connect the cluster before subscribing.');
+    return node.duplicate({ ...override, readOnly: false });
+  }
+}
