@@ -1,0 +1,124 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { parseDemoOptions, type DemoOptions } from './cli/demo-options.js';
+import { DemoMessages } from './demo.messages.js';
+import { DemoUsageError } from './errors/demo-usage.error.js';
+import { ProcessRegistry } from './processes/process-registry.js';
+import { openRedisTarget, type RedisTarget } from './redis/redis-target.js';
+import { buildJsonReport } from './report/json-report.js';
+import { computeModeFigures, type DemoMode, type ModeFigures } from './report/mode-figures.js';
+import { renderTable } from './report/report-table.js';
+import { judge } from './report/verdict.js';
+import { RollingDeployScenario } from './scenario/rolling-deploy.scenario.js';
+
+const MODES: DemoMode[] = ['legacy', 'durable'];
+/** The built orders app; `ORDERS_APP_ENTRY` points the demo at another build of the same contract. */
+const ORDERS_ENTRY_POINT =
+  process.env.ORDERS_APP_ENTRY || fileURLToPath(new URL('../../orders/dist/main.js', import.meta.url));
+
+/** Runs the demo; resolves with the process exit code. */
+async function main(argv: string[]): Promise<number> {
+  let options: DemoOptions;
+  try {
+    options = parseDemoOptions(argv);
+  } catch (error) {
+    if (!(error instanceof DemoUsageError)) throw error;
+    console.error(error.message);
+    return 2;
+  }
+  if (options.help) {
+    console.log(DemoMessages.usage());
+    return 0;
+  }
+  if (!existsSync(ORDERS_ENTRY_POINT)) {
+    console.error(DemoMessages.ordersAppNotBuilt(ORDERS_ENTRY_POINT));
+    return 1;
+  }
+
+  const logDir = mkdtempSync(join(tmpdir(), 'durable-timeout-demo-'));
+  const registry = new ProcessRegistry();
+  let redis: RedisTarget | undefined;
+  const cleanup = async (): Promise<void> => {
+    await registry.killAll();
+    await redis?.close().catch(() => undefined);
+  };
+  installInterruptHandlers(cleanup, logDir);
+
+  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  let ok = false;
+  try {
+    redis = await openRedisTarget(process.env.REDIS_URL || undefined);
+    const target = redis;
+    console.log('durable-timeout demo: a rolling deploy of the orders app, in-memory timers (legacy) vs durable timeouts');
+    console.log(`  Redis: ${target.description}`);
+    console.log(
+      `  Per mode: ${options.orders} orders, payment timeout ${options.timeoutMs} ms, two instances, ` +
+        'a rolling restart with 2 SIGTERM and 1 SIGKILL\n',
+    );
+
+    const modes: ModeFigures[] = [];
+    for (const mode of MODES) {
+      const keyPrefix = `demo:${runId}:${mode}`;
+      const record = await new RollingDeployScenario({
+        mode,
+        orders: options.orders,
+        timeoutMs: options.timeoutMs,
+        redisUrl: target.url,
+        keyPrefix,
+        ordersEntryPoint: ORDERS_ENTRY_POINT,
+        logDir,
+        registry,
+      }).run();
+      modes.push(computeModeFigures(record));
+      if (process.env.REDIS_URL) await target.deleteKeys(`${keyPrefix}:`);
+      console.log('');
+    }
+
+    const verdict = judge(modes);
+    console.log(renderTable(modes));
+    console.log('');
+    for (const note of verdict.notes) console.log(`Note: ${note}`);
+    console.log(verdict.line);
+    if (options.jsonFile) {
+      const report = buildJsonReport({
+        now: new Date(),
+        orders: options.orders,
+        timeoutMs: options.timeoutMs,
+        ownRedis: !process.env.REDIS_URL,
+        modes,
+        verdict,
+      });
+      writeFileSync(resolve(options.jsonFile), `${JSON.stringify(report, null, 2)}\n`);
+      console.log(`Figures written to ${options.jsonFile}`);
+    }
+    ok = verdict.ok;
+  } catch (error) {
+    console.error(`\nThe demo stopped: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await cleanup();
+  }
+  if (ok) rmSync(logDir, { recursive: true, force: true });
+  else console.error(`Logs of the orders instances: ${logDir}`);
+  return ok ? 0 : 1;
+}
+
+function installInterruptHandlers(cleanup: () => Promise<void>, logDir: string): void {
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    // A second Ctrl-C while cleaning up leaves at once; the 'exit' hooks still kill the children.
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.error(`\n${signal}: stopping the orders instances and Redis the demo started...`);
+    void cleanup().finally(() => {
+      console.error(`Logs of the orders instances: ${logDir}`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+process.exitCode = await main(process.argv.slice(2));
