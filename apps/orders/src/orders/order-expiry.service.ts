@@ -1,0 +1,38 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ordersMessages } from './orders.messages.js';
+import { OrderRepository } from './order.repository.js';
+
+/** Which delivery of the payment timeout is running (durable mode). */
+export interface ExpiryDelivery {
+  fencingToken: number;
+  attempt: number;
+}
+
+/**
+ * What happens when an order's payment window closes: PENDING_PAYMENT -> PAYMENT_TIMEOUT, as a
+ * compare-and-set. Idempotent by construction: a second delivery, a stale worker or a timeout that
+ * lost the race against the payment finds the order no longer pending and changes nothing.
+ * Used by the durable handler and by the legacy in-process timer alike.
+ */
+@Injectable()
+export class OrderExpiryService {
+  private readonly logger = new Logger('PaymentTimeout');
+
+  constructor(private readonly orders: OrderRepository) {}
+
+  /** Expires the order if it is still pending. Returns whether this call applied the change. Throws only on Redis errors (retried). */
+  async expire(orderId: string, delivery?: ExpiryDelivery): Promise<boolean> {
+    const outcome = await this.orders.transition(orderId, 'PENDING_PAYMENT', 'PAYMENT_TIMEOUT', {
+      by: 'timeout',
+      fencingToken: delivery?.fencingToken,
+      attempt: delivery?.attempt,
+    });
+    if (outcome.applied) {
+      this.logger.log(ordersMessages.timedOut(orderId, delivery?.attempt ?? 1, delivery?.fencingToken ?? 0));
+      return true;
+    }
+    if (outcome.status === null) this.logger.warn(ordersMessages.timeoutForMissingOrder(orderId));
+    else this.logger.log(ordersMessages.timeoutIgnored(orderId, outcome.status));
+    return false;
+  }
+}
