@@ -1,0 +1,157 @@
+// `npm run bench`: durable-timeout beside BullMQ delayed jobs, in-memory setTimeout and one-second
+// polling, in one run against the same fresh Redis. See docs/BENCHMARKS.md.
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
+import { parseBenchArgs, USAGE, type BenchOptions } from './cli-options.js';
+import { clusterSpread } from './cluster-spread.js';
+import { measureIdle } from './idle.js';
+import { renderProfileSummary, summarizeProfile, type CpuProfile } from './profile-summary.js';
+import { RedisProbe } from './redis-probe.js';
+import { toJsonReport, type BenchReport, type RunResult } from './report.js';
+import { runOne } from './runner.js';
+import { renderMarkdownReport, renderTextReport } from './summary.js';
+import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.js';
+import { SYSTEMS } from './systems/index.js';
+import { SYSTEM, type SystemKey } from './systems/names.js';
+import type { RedisTarget } from './systems/system.js';
+import { evaluateTargets } from './targets.js';
+import { standardWorkloads, type Workload } from './workloads.js';
+
+const started = Date.now();
+const log = (line: string): void => {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
+  console.log(`[${seconds}s] ${line}`);
+};
+
+let runCounter = 0;
+const nextPrefix = (): string => `bench${++runCounter}`;
+
+function wants(options: BenchOptions, key: SystemKey | 'idle'): boolean {
+  return options.only.length === 0 || options.only.includes(key);
+}
+
+function profileArgs(options: BenchOptions, key: SystemKey, workload: Workload): string[] {
+  if (!options.profileDir || (key !== 'engine' && key !== 'cluster')) return [];
+  const name = `${key}-${workload.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`;
+  return ['--cpu-prof', '--cpu-prof-dir', options.profileDir, '--cpu-prof-name', name];
+}
+
+async function singleNodeRuns(options: BenchOptions, workloads: Workload[], report: BenchReport): Promise<void> {
+  const server = await RedisServer.start();
+  try {
+    const admin = server.client();
+    const probe = new RedisProbe([admin]);
+    const target: RedisTarget = { kind: 'single', host: server.host, port: server.port };
+    const version = (await admin.info('server')).match(/redis_version:(\S+)/)?.[1] ?? '?';
+    log(`Redis ${version} on port ${server.port} (no persistence)`);
+    const order: SystemKey[] = ['engine', 'nest', 'bullmq', 'memory', 'polling'];
+    for (const [index, workload] of workloads.entries()) {
+      for (const key of order) {
+        if (key === 'nest' && index !== 0) continue;
+        if (key === 'cluster' || !wants(options, key)) continue;
+        const system = SYSTEMS[key];
+        report.runs.push(
+          await runOne({ system, label: SYSTEM[key], workload, target, probe, prefix: nextPrefix(), workerExecArgv: profileArgs(options, key, workload), log }),
+        );
+      }
+    }
+    if (wants(options, 'idle')) {
+      const windowMs = options.quick ? 3_000 : 10_000;
+      log(`idle: one engine instance, 4 topics x 16 slots, ${windowMs / 1000} s`);
+      report.idle = await measureIdle(target, server.client(), probe, windowMs);
+      log(`  ${report.idle.commandsPerSec.toFixed(2)} commands/s sent, ${report.idle.executedPerSec.toFixed(2)}/s run by Redis`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+async function clusterRun(options: BenchOptions, burst: Workload, report: BenchReport): Promise<void> {
+  log('starting a local Redis Cluster (3 masters)');
+  const cluster = await RedisCluster.start({ masters: 3 });
+  try {
+    const nodes = cluster.nodes.map((node) => node.client());
+    const probe = new RedisProbe(nodes);
+    const target: RedisTarget = { kind: 'cluster', nodes: cluster.startupNodes };
+    const result: RunResult = await runOne({
+      system: engineSystem,
+      label: SYSTEM.cluster,
+      workload: burst,
+      target,
+      probe,
+      prefix: nextPrefix(),
+      workerExecArgv: profileArgs(options, 'cluster', burst),
+      whilePending: async (prefix) => {
+        report.clusterSpread = await clusterSpread(nodes, prefix, BENCH_TOPIC, BENCH_SLOTS);
+      },
+      log,
+    });
+    report.runs.push(result);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+function printProfiles(dir: string, report: BenchReport): void {
+  const summaries: string[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+    const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+    const [key, ...rest] = file.replace(/\.cpuprofile$/, '').split('-');
+    const workload = rest.join(' ');
+    const label = key === 'cluster' ? SYSTEM.cluster : SYSTEM.engine;
+    const run = report.runs.find((r) => r.system === label && r.workload.replace(/[^a-z0-9]+/gi, ' ') === workload);
+    summaries.push(renderProfileSummary(`${label} / ${run?.workload ?? workload}`, summarizeProfile(profile), run ? run.fired : 0));
+  }
+  const text = summaries.join('\n\n');
+  writeFileSync(join(dir, 'summary.txt'), `${text}\n`);
+  console.log(`\nWorker CPU profiles (${dir}):\n${text}`);
+}
+
+function bullmqVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('bullmq/package.json') as { version: string }).version;
+  } catch {
+    return '?';
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchArgs(process.argv.slice(2));
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (options.profileDir) {
+    options.profileDir = resolve(options.profileDir);
+    mkdirSync(options.profileDir, { recursive: true });
+  }
+  const workloads = standardWorkloads(options.quick);
+  log(`durable-timeout benchmark (${options.quick ? 'quick' : 'full'}): Node ${process.version}, ${availableParallelism()} cores, bullmq ${bullmqVersion()}`);
+  const report: BenchReport = { quick: options.quick, runs: [], idle: null, clusterSpread: [] };
+  await singleNodeRuns(options, workloads, report);
+  if (wants(options, 'cluster')) await clusterRun(options, workloads[workloads.length - 1]!, report);
+
+  const verdicts = evaluateTargets(report);
+  console.log(`\n${renderTextReport(report, verdicts)}\n`);
+  if (options.jsonFile) {
+    writeFileSync(options.jsonFile, `${JSON.stringify(toJsonReport(report), null, 2)}\n`);
+    log(`JSON written to ${options.jsonFile}`);
+  }
+  if (options.markdownFile) {
+    writeFileSync(options.markdownFile, renderMarkdownReport(report, verdicts));
+    log(`Markdown written to ${options.markdownFile}`);
+  }
+  if (options.profileDir) printProfiles(options.profileDir, report);
+  log('done');
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

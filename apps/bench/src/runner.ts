@@ -1,0 +1,144 @@
+import { performance } from 'node:perf_hooks';
+import type { FireResult } from './fire-recorder.js';
+import { commandsBetween } from './redis-info.js';
+import type { RedisProbe } from './redis-probe.js';
+import type { RunResult } from './report.js';
+import { perSecond, summarizeLateness } from './stats.js';
+import { SYSTEM } from './systems/names.js';
+import type { BenchSystem, RedisTarget } from './systems/system.js';
+import { formatNumber } from './table.js';
+import { WorkerProcess } from './worker-process.js';
+import { lastDueAt, planOf, type DuePlan, type Workload } from './workloads.js';
+
+/** How one run is set up. */
+export interface RunSpec {
+  system: BenchSystem;
+  /** Name in the table (the cluster run uses the engine system under another name). */
+  label: string;
+  workload: Workload;
+  target: RedisTarget;
+  probe: RedisProbe;
+  /** Unique key prefix of the run. */
+  prefix: string;
+  /** Extra Node flags of the worker process (profiling). */
+  workerExecArgv: string[];
+  /** Called after the schedule-only phase, while every timeout is pending (cluster spread). */
+  whilePending?: (prefix: string) => Promise<void>;
+  log: (line: string) => void;
+}
+
+/** Schedule-only phase: the figures taken while nothing fires. */
+interface PendingFigures {
+  schedulePerSec: number | null;
+  bytesPerPending: number | null;
+  elapsedMs: number;
+}
+
+/** Due times far enough ahead that nothing fires during the schedule-only phase. */
+const FAR_FUTURE_MS = 3_600_000;
+/** The firing phase starts at least this long after scheduling begins. */
+const MIN_LEAD_MS = 1_500;
+/** A run gives up this long after its last due time and reports what fired. */
+const GRACE_MS = 30_000;
+/** BullMQ concurrency of BASELINE.md: 50 for 2,000/s, 100 above. */
+const concurrencyOf = (workload: Workload): number => (workload.kind === 'steady' && workload.count / (workload.windowMs / 1000) <= 2_000 ? 50 : 100);
+
+async function measurePending(spec: RunSpec): Promise<PendingFigures> {
+  const { system, workload, probe } = spec;
+  const scheduler = await system.openScheduler(spec.target, spec.prefix, async () => undefined);
+  try {
+    const before = await probe.usedMemory();
+    const plan = planOf(workload, Date.now() + FAR_FUTURE_MS);
+    const started = performance.now();
+    await scheduler.scheduleAll(plan);
+    const elapsedMs = performance.now() - started;
+    const after = await probe.usedMemory();
+    await spec.whilePending?.(spec.prefix);
+    return { schedulePerSec: perSecond(workload.count, elapsedMs), bytesPerPending: (after - before) / workload.count, elapsedMs };
+  } finally {
+    await scheduler.close();
+    await probe.flushAll();
+  }
+}
+
+/**
+ * One system under one workload, in two phases against a freshly flushed Redis:
+ * 1. schedule everything far in the future with no worker running: schedule/s and bytes per pending;
+ * 2. flush, start the worker process, schedule the workload for real a little ahead (longer than
+ *    phase 1 took) and wait until every id fired: lateness, fired/s, commands per timeout.
+ */
+export async function runOne(spec: RunSpec): Promise<RunResult> {
+  const { system, workload, probe, label } = spec;
+  spec.log(`${label} / ${workload.name}: ${formatNumber(workload.count)} timeouts`);
+  await probe.flushAll();
+  const pending = system.usesRedis ? await measurePending(spec) : null;
+  if (pending) {
+    spec.log(`  scheduled ${formatNumber(workload.count)} in ${formatNumber(pending.elapsedMs)} ms, ${formatNumber(pending.bytesPerPending)} B each`);
+  }
+
+  let lastProgress = 0;
+  const worker = WorkerProcess.fork(spec.workerExecArgv, (fired) => {
+    if (fired !== lastProgress) spec.log(`  fired ${formatNumber(fired)}/${formatNumber(workload.count)}`);
+    lastProgress = fired;
+  });
+  let localElapsedMs: number | null = null;
+  const scheduler = await system.openScheduler(spec.target, spec.prefix, async (plan: DuePlan) => {
+    const reply = await worker.request({ type: 'schedule-local', plan }, 'scheduled', 60_000);
+    localElapsedMs = reply.elapsedMs;
+  });
+  try {
+    await worker.request({ type: 'start', system: system.key, target: spec.target, settings: { prefix: spec.prefix, concurrency: concurrencyOf(workload) } }, 'ready', 30_000);
+    const callsBefore = system.usesRedis ? await probe.commandCalls() : null;
+    const leadMs = Math.max(MIN_LEAD_MS, Math.ceil((pending?.elapsedMs ?? 0) * 1.5) + 1_000);
+    const plan = planOf(workload, Date.now() + leadMs);
+    await worker.request({ type: 'arm', plan }, 'armed', 10_000);
+    await scheduler.scheduleAll(plan);
+    const waitMs = lastDueAt(plan) - Date.now() + GRACE_MS;
+    let outcome: { result: FireResult; complete: boolean };
+    try {
+      outcome = await worker.waitFor('result', waitMs);
+    } catch {
+      outcome = await worker.request({ type: 'collect' }, 'result', 10_000);
+    }
+    const callsAfter = callsBefore ? await probe.commandCalls() : null;
+    const result = toRunResult(spec, plan, outcome.result, pending, localElapsedMs, callsBefore && callsAfter ? commandsBetween(callsBefore, callsAfter) : null);
+    spec.log(
+      `  done: ${formatNumber(result.fired - result.duplicates)}/${formatNumber(result.expected)} fired, ${formatNumber(result.firedPerSec)}/s, ` +
+        `lateness p50 ${formatNumber(result.lateness?.p50)} / p99 ${formatNumber(result.lateness?.p99)} / max ${formatNumber(result.lateness?.max)} ms` +
+        (outcome.complete ? '' : ' (INCOMPLETE: gave up waiting)'),
+    );
+    return result;
+  } finally {
+    await worker.stop();
+    await scheduler.close();
+  }
+}
+
+function toRunResult(
+  spec: RunSpec,
+  plan: DuePlan,
+  fire: FireResult,
+  pending: PendingFigures | null,
+  localElapsedMs: number | null,
+  commands: number | null,
+): RunResult {
+  const distinct = fire.lateness.length;
+  return {
+    system: spec.label,
+    workload: spec.workload.name,
+    schedulePerSec: pending?.schedulePerSec ?? (localElapsedMs === null ? null : perSecond(plan.count, localElapsedMs)),
+    firedPerSec: fire.lastFireAt === null ? null : perSecond(distinct, Math.max(1, fire.lastFireAt - plan.startAt)),
+    lateness: summarizeLateness(fire.lateness),
+    bytesPerPending: pending?.bytesPerPending ?? null,
+    redisCommandsPerFired: commands === null || distinct === 0 ? null : commands / distinct,
+    fired: fire.fired,
+    expected: plan.count,
+    duplicates: fire.duplicates,
+    workerCpuUsPerFired: distinct === 0 ? null : fire.cpuUs / distinct,
+  };
+}
+
+/** Label of a system key in the table. */
+export function labelOf(key: keyof typeof SYSTEM): string {
+  return SYSTEM[key];
+}

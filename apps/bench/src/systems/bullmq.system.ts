@@ -1,0 +1,61 @@
+import { Queue, Worker as BullWorker } from 'bullmq';
+import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
+import { inPool, type BenchSystem, type RedisTarget } from './system.js';
+
+const QUEUE = 'bench';
+
+/** Jobs per `addBulk` call, as in BASELINE.md. */
+const BULK_SIZE = 1_000;
+
+/** `addBulk` calls in flight at once. */
+const BULKS_IN_FLIGHT = 4;
+
+function connectionOf(target: RedisTarget) {
+  if (target.kind !== 'single') throw new Error('The BullMQ run uses one Redis server.');
+  return { host: target.host, port: target.port, maxRetriesPerRequest: null };
+}
+
+async function addPlan(queue: Queue, plan: DuePlan): Promise<void> {
+  const chunks = Math.ceil(plan.count / BULK_SIZE);
+  await inPool(chunks, BULKS_IN_FLIGHT, async (chunk) => {
+    const now = Date.now();
+    const jobs = [];
+    for (let i = chunk * BULK_SIZE; i < Math.min(plan.count, (chunk + 1) * BULK_SIZE); i++) {
+      jobs.push({
+        name: 'timeout',
+        data: PAYLOAD,
+        opts: { jobId: timeoutId(i), delay: Math.max(0, dueAt(plan, i) - now), removeOnComplete: true },
+      });
+    }
+    await queue.addBulk(jobs);
+  });
+}
+
+/**
+ * BullMQ delayed jobs with the settings of BASELINE.md: `addBulk` in chunks of 1,000 (not one
+ * call per timeout: this is how BullMQ is fastest), `jobId` per timeout, `removeOnComplete`, one
+ * `Worker` with the run's concurrency, `maxRetriesPerRequest: null`.
+ */
+export const bullmqSystem: BenchSystem = {
+  key: 'bullmq',
+  usesRedis: true,
+  async openScheduler(target, prefix) {
+    const queue = new Queue(QUEUE, { connection: connectionOf(target), prefix });
+    await queue.waitUntilReady();
+    return { scheduleAll: (plan) => addPlan(queue, plan), close: () => queue.close() };
+  },
+  async openWorker(target, settings, sink) {
+    const worker = new BullWorker(
+      QUEUE,
+      async (job) => {
+        sink(job.id ?? '', null);
+      },
+      { connection: connectionOf(target), prefix: settings.prefix, concurrency: settings.concurrency },
+    );
+    worker.on('error', () => {
+      // connection errors surface as missing fires, which the run reports
+    });
+    await worker.waitUntilReady();
+    return { stop: () => worker.close() };
+  },
+};

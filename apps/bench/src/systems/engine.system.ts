@@ -1,0 +1,51 @@
+import { DurableTimeouts, type ConnectionOptions } from '@durable-timeout/core';
+import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
+import { inPool, type BenchSystem, type RedisTarget } from './system.js';
+
+/** The one topic of the benchmark. */
+export const BENCH_TOPIC = 'bench';
+
+/** Slots of the benchmark topic: the engine's default. */
+export const BENCH_SLOTS = 16;
+
+/** `schedule()` calls kept in flight by the scheduler. */
+const SCHEDULE_IN_FLIGHT = 1_000;
+
+/** The engine's connection option for a target. */
+export function connectionOf(target: RedisTarget): ConnectionOptions {
+  return target.kind === 'single' ? { host: target.host, port: target.port } : { cluster: target.nodes };
+}
+
+/** Schedules a plan through any `schedule`-shaped API: one call per timeout, many in flight. */
+export async function scheduleThrough(
+  schedule: (id: string, at: number) => Promise<unknown>,
+  plan: DuePlan,
+): Promise<void> {
+  await inPool(plan.count, SCHEDULE_IN_FLIGHT, (i) => schedule(timeoutId(i), dueAt(plan, i)));
+}
+
+/** Options of every engine instance of the benchmark. */
+export function engineOptions(target: RedisTarget, prefix: string) {
+  return { connection: connectionOf(target), prefix, topics: { [BENCH_TOPIC]: { slots: BENCH_SLOTS } }, logger: null };
+}
+
+/** durable-timeout used directly: `schedule()` in the main process, a started instance in the worker. */
+export const engineSystem: BenchSystem = {
+  key: 'engine',
+  usesRedis: true,
+  async openScheduler(target, prefix) {
+    const timeouts = new DurableTimeouts(engineOptions(target, prefix));
+    return {
+      scheduleAll: (plan) => scheduleThrough((id, at) => timeouts.schedule(BENCH_TOPIC, id, { at, payload: PAYLOAD }), plan),
+      close: () => timeouts.stop({ drainMs: 0 }),
+    };
+  },
+  async openWorker(target, settings, sink) {
+    const timeouts = new DurableTimeouts(engineOptions(target, settings.prefix));
+    timeouts.handle(BENCH_TOPIC, (event) => {
+      sink(event.id, event.dueAt);
+    });
+    await timeouts.start();
+    return { stop: () => timeouts.stop({ drainMs: 1_000 }) };
+  },
+};

@@ -1,0 +1,72 @@
+// A worker process of the benchmark: runs the firing side of one system and reports every handler
+// start to the parent. Forked by main.ts with the advanced IPC serialisation.
+import { FireRecorder } from './fire-recorder.js';
+import { systemOf } from './systems/index.js';
+import type { Worker } from './systems/system.js';
+import type { FromWorker, ToWorker } from './worker-protocol.js';
+
+const PROGRESS_EVERY_MS = 1_000;
+
+const recorder = new FireRecorder();
+let worker: Worker | undefined;
+let reported = false;
+
+function send(message: FromWorker): void {
+  process.send?.(message);
+}
+
+function reportIfComplete(): void {
+  if (!reported && recorder.complete) {
+    reported = true;
+    send({ type: 'result', result: recorder.result(), complete: true });
+  }
+}
+
+const progress = setInterval(() => send({ type: 'progress', fired: recorder.distinct }), PROGRESS_EVERY_MS);
+progress.unref();
+
+async function onMessage(message: ToWorker): Promise<void> {
+  switch (message.type) {
+    case 'start': {
+      const system = systemOf(message.system);
+      worker = await system.openWorker(message.target, message.settings, (id, reportedDueAt) => {
+        recorder.record(id, reportedDueAt);
+        reportIfComplete();
+      });
+      send({ type: 'ready' });
+      return;
+    }
+    case 'arm':
+      recorder.arm(message.plan);
+      reported = false;
+      send({ type: 'armed' });
+      return;
+    case 'schedule-local': {
+      if (!worker?.scheduleLocal) throw new Error('This system schedules from the main process.');
+      const started = performance.now();
+      await worker.scheduleLocal(message.plan);
+      send({ type: 'scheduled', elapsedMs: performance.now() - started });
+      return;
+    }
+    case 'collect':
+      reported = true;
+      send({ type: 'result', result: recorder.result(), complete: recorder.complete });
+      return;
+    case 'stop':
+      clearInterval(progress);
+      await worker?.stop();
+      send({ type: 'stopped' });
+      process.disconnect?.();
+      return;
+  }
+}
+
+process.on('message', (message: ToWorker) => {
+  onMessage(message).catch((error: unknown) => {
+    send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  });
+});
+process.on('disconnect', () => {
+  // The parent is gone (or done with us): nothing left to report to.
+  setTimeout(() => process.exit(0), 100).unref();
+});
