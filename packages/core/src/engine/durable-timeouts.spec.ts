@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import { createTestingTimeouts } from '../testing/create-testing-timeouts.js';
+import type { TimeoutEvent } from '../types.js';
+import { TimeoutsStoppedError } from '../errors/timeouts-stopped.error.js';
+import { DuplicateHandlerError } from '../errors/duplicate-handler.error.js';
+import { UnknownTopicError } from '../errors/unknown-topic.error.js';
+
+describe('DurableTimeouts on the in-memory store', () => {
+  it('fires a timeout once its due time passes on the store clock, then forgets it', async () => {
+    const { timeouts, advanceBy } = createTestingTimeouts({ topics: { payment: {} } });
+    const fired: TimeoutEvent<{ amount: number }>[] = [];
+    timeouts.handle<{ amount: number }>('payment', (event) => {
+      fired.push(event);
+    });
+    const result = await timeouts.schedule('payment', 'order-1', { delayMs: 60_000, payload: { amount: 42 } });
+    expect(result.outcome).toBe('created');
+    expect(await advanceBy(59_999)).toBe(0);
+    expect(fired).toHaveLength(0);
+    expect(await advanceBy(1)).toBe(1);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({ topic: 'payment', id: 'order-1', payload: { amount: 42 }, attempt: 1, dueAt: result.dueAt });
+    expect(await timeouts.get('payment', 'order-1')).toBeNull();
+    expect(await advanceBy(60_000)).toBe(0);
+  });
+
+  it('retries a failing handler with backoff within [d/2, d], then dead-letters it with the error', async () => {
+    const { timeouts, advanceBy } = createTestingTimeouts({
+      topics: { payment: { maxAttempts: 3, backoff: { baseMs: 1_000, capMs: 10_000 } } },
+    });
+    const attempts: number[] = [];
+    timeouts.handle('payment', (event) => {
+      attempts.push(event.attempt);
+      throw new Error(`boom ${event.attempt}`);
+    });
+    const retried: number[] = [];
+    const dead: string[] = [];
+    timeouts.on('retried', (event) => retried.push(event.retryAt));
+    timeouts.on('dead', (event) => dead.push(event.error.message));
+    const { dueAt } = await timeouts.schedule('payment', 'order-1', { delayMs: 0 });
+    await advanceBy(0);
+    expect(attempts).toEqual([1]);
+    const firstRetry = retried[0]! - dueAt;
+    expect(firstRetry).toBeGreaterThanOrEqual(500);
+    expect(firstRetry).toBeLessThanOrEqual(1_000);
+    const info = await timeouts.get('payment', 'order-1');
+    expect(info).toMatchObject({ state: 'pending', attempt: 1, lastError: 'boom 1' });
+    await advanceBy(1_000);
+    expect(attempts).toEqual([1, 2]);
+    await advanceBy(2_000);
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(dead).toEqual(['boom 3']);
+    const letters = await timeouts.listDead('payment');
+    expect(letters).toMatchObject([{ id: 'order-1', attempts: 3, lastError: 'boom 3' }]);
+    expect(await timeouts.replayDead('payment')).toBe(1);
+    await advanceBy(0);
+    expect(attempts).toEqual([1, 2, 3, 1]);
+    expect(await timeouts.purgeDead('payment', ['order-1'])).toBe(0);
+  });
+
+  it('keeps one handler per topic and refuses unknown topics and calls after stop', async () => {
+    const { timeouts } = createTestingTimeouts({ topics: { payment: {} } });
+    timeouts.handle('payment', () => undefined);
+    expect(() => timeouts.handle('payment', () => undefined)).toThrow(DuplicateHandlerError);
+    expect(() => timeouts.handle('nope' as 'payment', () => undefined)).toThrow(UnknownTopicError);
+    await timeouts.stop();
+    await timeouts.stop();
+    await expect(timeouts.schedule('payment', 'x', { delayMs: 1 })).rejects.toThrow(TimeoutsStoppedError);
+    await expect(timeouts.fireDue()).rejects.toThrow(TimeoutsStoppedError);
+  });
+});

@@ -1,0 +1,20 @@
+/** Log lines of the engine, in one place. They name topic, id and attempt; never a payload. */
+export const engineMessages = {
+  handlerFailed: (topic: string, id: string, attempt: number, retryAt: number) =>
+    `Handler of topic "${topic}" failed for "${id}" on attempt ${attempt}; retrying at ${new Date(retryAt).toISOString()}.`,
+  deadLettered: (topic: string, id: string, attempts: number) =>
+    `Handler of topic "${topic}" failed for "${id}" on its last attempt (${attempts}); moved to the dead letters. ` +
+    'Inspect with listDead(), then replayDead() or purgeDead().',
+  stale: (topic: string, id: string, attempt: number, operation: string) =>
+    `The ${operation} of "${id}" (topic "${topic}", attempt ${attempt}) was refused: its lease expired or it was rescheduled ` +
+    'meanwhile, so another delivery owns it now. Keep handlers shorter than leaseMs (or raise leaseMs).',
+  released: (topic: string, count: number) =>
+    `Released ${count} unfinished timeout(s) of topic "${topic}" on shutdown; another instance fires them now.`,
+  storeFailing: (operation: string, cause: string) =>
+    `The timeout store failed on "${operation}" (${cause}); retrying with backoff until it answers again.`,
+  storeRecovered: () => 'The timeout store answers again; pollers resumed.',
+  listenerThrew: (event: string, cause: string) => `A listener of the "${event}" event threw (${cause}); the engine ignored it.`,
+  badStoredPayload: (cause: string) =>
+    `The stored payload is not valid JSON (${cause}); it was written by something else or edited by hand.`,
+  handlerThrewNonError: (type: string) => `The handler threw a ${type} instead of an Error.`,
+} as const;

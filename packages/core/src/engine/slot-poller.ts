@@ -1,0 +1,160 @@
+import type { ClaimResult, SlotRef } from '../store/timeout-store.js';
+import type { EngineContext } from './engine-context.js';
+import { redisRetryDelayMs } from './retry-backoff.js';
+import type { TopicWorker } from './topic-worker.js';
+
+/**
+ * - `stopped`: not polling (before start, after stop);
+ * - `claiming`: a claim loop runs (claim, dispatch, claim again while batches come back full);
+ * - `sleeping`: a timer is set for the slot's next due time or the backstop sweep;
+ * - `waiting`: the topic's concurrency is used up; the worker resumes this poller when it frees;
+ * - `backoff`: the last claim failed; a timer retries it.
+ */
+type PollerState = 'stopped' | 'claiming' | 'sleeping' | 'waiting' | 'backoff';
+
+/** Most a timer is set early by the event loop's cached clock; waking this much later saves an empty claim. */
+const TIMER_MARGIN_MS = 1;
+
+/**
+ * Fires the due timeouts of one slot. There is no fixed polling interval: after each claim the
+ * poller sleeps until the slot's next due time (from the claim, in store time), or until a
+ * wake-up says a schedule landed earlier, and at most `sweepIntervalMs` (jittered down by up to
+ * 15%) so a lost wake-up or a dead worker's expired lease is picked up by the backstop sweep.
+ * A full batch means more is due: it claims again at once.
+ */
+export class SlotPoller {
+  /** `performance.now()` when the last claim came back (or the poller started). */
+  lastCycleAt = 0;
+  private state: PollerState = 'stopped';
+  private timer: NodeJS.Timeout | undefined;
+  /** Earliest due time announced while a claim was out (the claim may not have seen it). */
+  private wakeHint = Number.POSITIVE_INFINITY;
+  private failures = 0;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly worker: TopicWorker,
+    private readonly context: EngineContext,
+    readonly ref: SlotRef,
+  ) {}
+
+  /** Starts polling with an immediate claim. */
+  start(): void {
+    if (this.state !== 'stopped') return;
+    this.lastCycleAt = performance.now();
+    this.state = 'sleeping';
+    this.runNow();
+  }
+
+  /** Stops polling. A claim already out finishes; the worker releases what it brings back. */
+  halt(): void {
+    this.clearTimer();
+    if (this.state !== 'claiming') this.state = 'stopped';
+  }
+
+  /** Settles when the claim loop running now (if any) has returned. */
+  get settled(): Promise<void> {
+    return this.loop;
+  }
+
+  /** Claims now, unless a claim is already out or the poller is stopped. */
+  runNow(): void {
+    if (this.state === 'claiming' || this.state === 'stopped') return;
+    this.clearTimer();
+    this.loop = this.claimLoop();
+  }
+
+  /**
+   * A schedule landed in this slot with this due time (store time), ahead of what the slot held.
+   * A sleeping poller claims at once rather than re-aiming its timer from its estimate of the store
+   * clock: the claim answers with the store's own `now` and next due time, so a wrong estimate (a
+   * manual test clock that jumped) cannot delay the timeout, and wake-ups are rare (only when a
+   * slot's earliest due time moves earlier), so the extra claim costs little.
+   */
+  wake(dueAt: number): void {
+    if (this.state === 'claiming') {
+      if (dueAt < this.wakeHint) this.wakeHint = dueAt;
+    } else if (this.state === 'sleeping') {
+      this.runNow();
+    }
+  }
+
+  /** After a reconnect: wake-ups may have been lost, so claim now instead of waiting for the sweep. */
+  sweepNow(): void {
+    if (this.state === 'sleeping' || this.state === 'backoff') this.runNow();
+  }
+
+  private async claimLoop(): Promise<void> {
+    const { worker, context, ref } = this;
+    this.state = 'claiming';
+    for (;;) {
+      if (!worker.active) {
+        this.state = 'stopped';
+        return;
+      }
+      const limit = worker.reserve(this);
+      if (limit === 0) {
+        this.state = 'waiting';
+        return;
+      }
+      this.wakeHint = Number.POSITIVE_INFINITY;
+      const sentAt = performance.now();
+      let result: ClaimResult;
+      try {
+        result = await context.store.claim(ref, limit, worker.options.leaseMs);
+      } catch (error) {
+        worker.unreserve(limit);
+        if (!worker.active) {
+          this.state = 'stopped';
+          return;
+        }
+        this.failures++;
+        context.reportError(error, 'claim', ref.topic);
+        this.state = 'backoff';
+        this.setTimer(redisRetryDelayMs(this.failures));
+        return;
+      }
+      const receivedAt = performance.now();
+      this.lastCycleAt = receivedAt;
+      this.failures = 0;
+      context.reportHealthy();
+      context.clock.sample(result.now, sentAt, receivedAt);
+      if (!worker.active) {
+        worker.unreserve(limit);
+        this.state = 'stopped';
+        await worker.releaseClaimed(ref, result.claimed);
+        return;
+      }
+      worker.dispatch(ref.slot, result);
+      worker.unreserve(limit);
+      if (result.claimed.length >= limit) continue;
+      const next = Math.min(result.nextDueAt ?? Number.POSITIVE_INFINITY, this.wakeHint);
+      this.state = 'sleeping';
+      this.sleepUntil(next);
+      return;
+    }
+  }
+
+  private sleepUntil(dueAt: number): void {
+    const sweepMs = this.context.sweepIntervalMs * (0.85 + 0.15 * Math.random());
+    const untilDue = dueAt === Number.POSITIVE_INFINITY ? sweepMs : Math.ceil(this.context.clock.msUntil(dueAt)) + TIMER_MARGIN_MS;
+    const delay = Math.max(0, Math.min(sweepMs, untilDue));
+    this.setTimer(delay);
+  }
+
+  private setTimer(delayMs: number): void {
+    this.clearTimer();
+    this.timer = setTimeout(this.onTimer, delayMs);
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.runNow();
+  };
+}

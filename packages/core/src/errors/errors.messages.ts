@@ -1,0 +1,73 @@
+/** Texts of the engine's errors, in one place. Each says what is wrong and what to do. */
+export const errorMessages = {
+  unknownTopic: (topic: string, known: readonly string[]) =>
+    `Unknown topic "${printable(topic)}": this instance knows ${known.length ? known.map((name) => `"${name}"`).join(', ') : 'no topics'}. ` +
+    'Add it to the `topics` option of new DurableTimeouts(...).',
+  invalidTopicName: (topic: string) =>
+    `Invalid topic name "${printable(topic)}": use 1 to 64 characters among letters, digits, ".", "_" and "-".`,
+
+  idNotString: (type: string) => `Invalid timeout id: expected a string, got ${type}. Use a string id such as "order-123".`,
+  idEmpty: () => 'Invalid timeout id: it is empty. Use a non-empty string such as "order-123".',
+  idTooLong: (length: number, max: number) =>
+    `Invalid timeout id: ${length} characters, the limit is ${max}. Use a shorter id (e.g. a hash of the long one).`,
+
+  timingMissing: () => 'Missing timing: pass exactly one of { delayMs } (from now, Redis clock) or { at } (a Date or ms since the epoch).',
+  timingBoth: () => 'Both delayMs and at were given: pass exactly one of them.',
+  delayNotNumber: (type: string) => `Invalid delayMs: expected a number of milliseconds, got ${type}.`,
+  delayNotFinite: (value: number) => `Invalid delayMs ${value}: use a finite number of milliseconds (0 or more).`,
+  delayNegative: (value: number) => `Invalid delayMs ${value}: it is negative. Use 0 to fire as soon as possible.`,
+  delayTooLarge: (value: number, max: number) =>
+    `Invalid delayMs ${value}: more than ${max} ms (about 10 years). Check the unit (milliseconds) or use an absolute \`at\`.`,
+  atInvalid: (shown: string) => `Invalid at ${shown}: use a valid Date or a finite number of milliseconds since the epoch.`,
+  atTooFar: (at: number) =>
+    `Invalid at ${showTime(at)}: more than about 10 years ahead. Check the value (milliseconds since the epoch, not seconds or microseconds).`,
+
+  payloadUndefined: (path: string) =>
+    `${path} is undefined, which JSON cannot carry (it would vanish silently). Omit the payload or the property, or use null.`,
+  payloadFunction: (path: string) => `${path} is a function: payloads must be plain JSON data.`,
+  payloadSymbol: (path: string) => `${path} is a symbol: payloads must be plain JSON data.`,
+  payloadSymbolKey: (path: string) => `${path} has a symbol key, which JSON drops silently: use string keys.`,
+  payloadBigInt: (path: string) => `${path} is a BigInt, which JSON cannot carry: convert it to a string (value.toString()).`,
+  payloadNonFinite: (path: string, value: number) =>
+    `${path} is ${value}, which JSON turns into null: use a finite number, a string or null.`,
+  payloadDate: (path: string) =>
+    `${path} is a Date: payloads keep plain JSON only, so a Date would come back as a string. Pass date.toISOString() or date.getTime().`,
+  payloadNotPlain: (path: string, kind: string) =>
+    `${path} is a ${kind}, not a plain object or array: convert it to plain JSON data (e.g. Object.fromEntries(map), [...set]).`,
+  payloadForbiddenKey: (path: string, key: string) =>
+    `${path} has the key "${key}", which is refused to keep handlers safe from prototype pollution: rename it.`,
+  payloadCycle: (path: string) => `${path} refers back to one of its parents (a cycle): payloads must be a tree of plain JSON data.`,
+  payloadTooDeep: (path: string, max: number) => `${path} is nested more than ${max} levels deep: flatten the payload.`,
+  payloadTooLarge: (topic: string, bytes: number, limit: number) =>
+    `Payload of topic "${topic}" is ${bytes} bytes of JSON, over its maxPayloadBytes ${limit}. ` +
+    'Store the data elsewhere and put its key in the payload, or raise maxPayloadBytes for the topic.',
+
+  stopped: (operation: string) =>
+    `Cannot call ${operation}(): this DurableTimeouts instance was stopped. Create a new instance to keep working.`,
+  duplicateHandler: (topic: string) =>
+    `Topic "${topic}" already has a handler in this instance: register exactly one handler per topic.`,
+  handlerNotFunction: (topic: string, type: string) => `The handler of topic "${topic}" must be a function, got ${type}.`,
+
+  optionsNotObject: () => 'new DurableTimeouts(options) needs an options object with at least `topics`.',
+  noTopics: () => 'Option `topics` must be an object with at least one topic, e.g. { topics: { payment: {} } }.',
+  invalidOption: (name: string, value: unknown, expected: string) => `Invalid option ${name} = ${show(value)}: ${expected}.`,
+  unknownOption: (name: string, known: readonly string[]) => `Unknown option ${name}: the accepted ones are ${known.join(', ')}.`,
+} as const;
+
+/** Shows a value in a message without dumping objects (they might hold payload data). */
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/** A time as ISO text when Date can show it, else the raw number. */
+function showTime(ms: number): string {
+  return Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : String(ms);
+}
+
+/** A caller-provided name cut to a readable length. */
+function printable(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}...` : text;
+}

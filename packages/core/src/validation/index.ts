@@ -1,0 +1,5 @@
+/** Input validation of the engine, for `src/index.ts` to re-export what users may need. */
+export { TOPIC_NAME_PATTERN } from './topic-name.js';
+export { MAX_TIMEOUT_ID_LENGTH } from './timeout-id.js';
+export { MAX_DELAY_MS } from './timing.js';
+export { MAX_PAYLOAD_DEPTH } from './payload.js';

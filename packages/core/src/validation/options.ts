@@ -1,0 +1,137 @@
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { errorMessages } from '../errors/errors.messages.js';
+import type { TimeoutStore } from '../store/timeout-store.js';
+import type { ConnectionOptions, DurableTimeoutsOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
+import { assertTopicName } from './topic-name.js';
+import { MAX_DELAY_MS } from './timing.js';
+
+/** Defaults of every topic option, applied in this one place. */
+export const TOPIC_DEFAULTS: Readonly<ResolvedTopicOptions> = Object.freeze({
+  slots: 16,
+  leaseMs: 30_000,
+  maxAttempts: 16,
+  backoff: Object.freeze({ baseMs: 1_000, capMs: 300_000 }),
+  batchSize: 100,
+  concurrency: 256,
+  maxPayloadBytes: 64 * 1024,
+});
+
+/** Defaults of the instance-wide options. */
+export const ENGINE_DEFAULTS = Object.freeze({
+  prefix: 'dt',
+  sweepIntervalMs: 60_000,
+  commandTimeoutMs: 1_000,
+});
+
+/** `new DurableTimeouts(...)` options after defaults and validation. */
+export interface ResolvedOptions {
+  prefix: string;
+  topics: ReadonlyMap<string, ResolvedTopicOptions>;
+  sweepIntervalMs: number;
+  commandTimeoutMs: number;
+  logger: TimeoutLogger | null;
+  store: TimeoutStore | undefined;
+  connection: ConnectionOptions | undefined;
+}
+
+const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes'];
+const BACKOFF_OPTION_NAMES = ['baseMs', 'capMs'];
+const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
+const STORE_METHODS = ['init', 'schedule', 'cancel', 'get', 'claim', 'ackMany', 'fail', 'release', 'subscribe', 'ping', 'close'] as const;
+
+/** Validates `options` once and fills in every default. Throws `InvalidOptionsError` naming the first bad option. */
+export function resolveOptions(options: DurableTimeoutsOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new InvalidOptionsError(errorMessages.optionsNotObject());
+  const { topics } = options;
+  if (typeof topics !== 'object' || topics === null || Array.isArray(topics) || Object.keys(topics).length === 0) {
+    throw new InvalidOptionsError(errorMessages.noTopics());
+  }
+  const resolvedTopics = new Map<string, ResolvedTopicOptions>();
+  for (const [name, topicOptions] of Object.entries<TopicOptions | undefined>(topics)) {
+    assertTopicName(name);
+    resolvedTopics.set(name, resolveTopic(name, topicOptions));
+  }
+  const prefix = options.prefix ?? ENGINE_DEFAULTS.prefix;
+  if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption('prefix', prefix, 'use 1 to 64 characters without "{", "}" or whitespace'));
+  }
+  return {
+    prefix,
+    topics: resolvedTopics,
+    sweepIntervalMs: integerIn('sweepIntervalMs', options.sweepIntervalMs, ENGINE_DEFAULTS.sweepIntervalMs, 100, 3_600_000),
+    commandTimeoutMs: integerIn('commandTimeoutMs', options.commandTimeoutMs, ENGINE_DEFAULTS.commandTimeoutMs, 10, 60_000),
+    logger: resolveLogger(options.logger),
+    store: resolveStore(options.store),
+    connection: options.connection,
+  };
+}
+
+function resolveTopic(topic: string, options: TopicOptions | undefined): ResolvedTopicOptions {
+  const given = options ?? {};
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`topics.${topic}`, given, 'use an object of topic options (may be empty: {})'));
+  }
+  rejectUnknown(`topics.${topic}`, given, TOPIC_OPTION_NAMES);
+  const name = (option: string) => `topics.${topic}.${option}`;
+  const slots = integerIn(name('slots'), given.slots, TOPIC_DEFAULTS.slots, 1, 1024);
+  if ((slots & (slots - 1)) !== 0) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(name('slots'), slots, 'use a power of two from 1 to 1024 (1, 2, 4, ... 1024)'));
+  }
+  const backoff = given.backoff ?? {};
+  if (typeof backoff !== 'object' || backoff === null || Array.isArray(backoff)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(name('backoff'), backoff, 'use { baseMs?, capMs? }'));
+  }
+  rejectUnknown(name('backoff'), backoff, BACKOFF_OPTION_NAMES);
+  const baseMs = integerIn(name('backoff.baseMs'), backoff.baseMs, TOPIC_DEFAULTS.backoff.baseMs, 0, MAX_DELAY_MS);
+  const capMs = integerIn(name('backoff.capMs'), backoff.capMs, Math.max(TOPIC_DEFAULTS.backoff.capMs, baseMs), 0, MAX_DELAY_MS);
+  if (capMs < baseMs) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(name('backoff.capMs'), capMs, `use at least backoff.baseMs (${baseMs})`));
+  }
+  return {
+    slots,
+    leaseMs: integerIn(name('leaseMs'), given.leaseMs, TOPIC_DEFAULTS.leaseMs, 100, 86_400_000),
+    maxAttempts: integerIn(name('maxAttempts'), given.maxAttempts, TOPIC_DEFAULTS.maxAttempts, 1, 1_000),
+    backoff: { baseMs, capMs },
+    batchSize: integerIn(name('batchSize'), given.batchSize, TOPIC_DEFAULTS.batchSize, 1, 1_000),
+    concurrency: integerIn(name('concurrency'), given.concurrency, TOPIC_DEFAULTS.concurrency, 1, 100_000),
+    maxPayloadBytes: integerIn(name('maxPayloadBytes'), given.maxPayloadBytes, TOPIC_DEFAULTS.maxPayloadBytes, 4, 64 * 1024 * 1024),
+  };
+}
+
+/** The value, or the default when undefined; an integer within [min, max] or `InvalidOptionsError`. */
+export function integerIn(name: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(name, value, `use a whole number from ${min} to ${max}`));
+  }
+  return value;
+}
+
+function rejectUnknown(where: string, given: object, known: readonly string[]): void {
+  for (const key of Object.keys(given)) {
+    if (!known.includes(key)) throw new InvalidOptionsError(errorMessages.unknownOption(`${where}.${key}`, known));
+  }
+}
+
+function resolveLogger(logger: TimeoutLogger | null | undefined): TimeoutLogger | null {
+  if (logger === null) return null;
+  if (logger === undefined) return consoleLogger;
+  const valid =
+    typeof logger === 'object' && typeof logger.log === 'function' && typeof logger.warn === 'function' && typeof logger.error === 'function';
+  if (!valid) throw new InvalidOptionsError(errorMessages.invalidOption('logger', logger, 'use an object with log, warn and error methods, or null'));
+  return logger;
+}
+
+function resolveStore(store: TimeoutStore | undefined): TimeoutStore | undefined {
+  if (store === undefined) return undefined;
+  const valid = typeof store === 'object' && store !== null && STORE_METHODS.every((method) => typeof store[method] === 'function');
+  if (!valid) throw new InvalidOptionsError(errorMessages.invalidOption('store', store, 'use an implementation of TimeoutStore'));
+  return store;
+}
+
+/** The default logger: `console`, without debug, every line tagged with the library name. */
+const consoleLogger: TimeoutLogger = {
+  log: (message, context) => console.log(`[durable-timeout] ${message}`, ...(context ? [context] : [])),
+  warn: (message, context) => console.warn(`[durable-timeout] ${message}`, ...(context ? [context] : [])),
+  error: (message, context) => console.error(`[durable-timeout] ${message}`, ...(context ? [context] : [])),
+};
