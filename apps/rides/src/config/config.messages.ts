@@ -1,0 +1,11 @@
+/** Text of the configuration errors, built in one place. */
+export const configMessages = {
+  notAnInteger: (name: string, value: string, min: number, max: number) =>
+    `${name} must be a whole number from ${min} to ${max}, got "${value}". Fix the environment variable and start again.`,
+  notOneOf: (name: string, value: string, allowed: readonly string[]) =>
+    `${name} must be one of ${allowed.map((option) => `"${option}"`).join(', ')}, got "${value}". Fix the environment variable and start again.`,
+  notARedisUrl: (name: string) =>
+    `${name} must be a redis:// or rediss:// URL (for example redis://127.0.0.1:6379). Fix the environment variable and start again.`,
+  badPrefix: (name: string, value: string) =>
+    `${name} must be 1 to 64 characters of letters, digits, "-", "_" or ".", got "${value}". Fix the environment variable and start again.`,
+};

@@ -1,0 +1,39 @@
+import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Redis } from 'ioredis';
+import type { RidesConfig } from '../config/rides.config.js';
+
+/** Injection token of the ioredis client holding the trips state. */
+export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
+
+/** The app's own Redis connection (the durable-timeout module opens and closes its own). */
+export const redisClientProvider: Provider = {
+  provide: REDIS_CLIENT,
+  inject: [ConfigService],
+  useFactory: (config: ConfigService<RidesConfig, true>) =>
+    new Redis(config.get('REDIS_URL', { infer: true }), {
+      connectionName: `rides${config.get('INSTANCE_ID', { infer: true }) ? `:${config.get('INSTANCE_ID', { infer: true })}` : ''}`,
+      // A request fails within a couple of seconds when Redis is down instead of hanging in the
+      // offline queue; the client reconnects on its own meanwhile.
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2_000,
+    }),
+};
+
+/**
+ * Closes the app's Redis connection at the very end of shutdown, after the durable-timeout module
+ * has drained the handlers that still write trips through it.
+ */
+@Injectable()
+export class RedisClientCloser implements OnApplicationShutdown {
+  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis) {}
+
+  /** Quits politely when connected, drops the socket otherwise (Redis down: nothing to flush). */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis.status === 'ready') {
+      await this.redis.quit().catch(() => this.redis.disconnect());
+    } else {
+      this.redis.disconnect();
+    }
+  }
+}
