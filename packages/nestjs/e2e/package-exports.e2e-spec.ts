@@ -1,0 +1,64 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { buildFixtures, repoRoot } from './support/build-fixtures.js';
+
+const run = promisify(execFile);
+const packageDir = `${repoRoot}packages/nestjs/`;
+const entryPoints = ['@durable-timeout/nestjs', '@durable-timeout/nestjs/terminus', '@durable-timeout/nestjs/testing'];
+
+/** Loads every entry point of the built package in a fresh Node process with `how`, and prints their export names. */
+async function loadBuilt(how: 'import' | 'require'): Promise<Record<string, string[]>> {
+  const script =
+    how === 'import'
+      ? `const out = {}; for (const name of ${JSON.stringify(entryPoints)}) out[name] = Object.keys(await import(name)).sort();
+         console.log(JSON.stringify(out));`
+      : `const { createRequire } = await import('node:module'); const require = createRequire(process.cwd() + '/');
+         const out = {}; for (const name of ${JSON.stringify(entryPoints)}) out[name] = Object.keys(require(name)).sort();
+         console.log(JSON.stringify(out));`;
+  // Under the Nest 11 compatibility run, resolve @nestjs/* from the scratch install here too.
+  const hook = process.env['DURABLE_TIMEOUT_NEST_IMPORT'];
+  const { stdout } = await run(process.execPath, [...(hook ? ['--import', hook] : []), '--input-type=module', '-e', script], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, string[]>;
+}
+
+describe('the built @durable-timeout/nestjs package', () => {
+  beforeAll(async () => {
+    await buildFixtures();
+  }, 300_000);
+
+  it('loads every entry point with import()', async () => {
+    const loaded = await loadBuilt('import');
+    expect(loaded['@durable-timeout/nestjs']).toEqual(
+      expect.arrayContaining(['DurableTimeoutModule', 'OnTimeout', 'TimeoutScheduler', 'DURABLE_TIMEOUTS']),
+    );
+    expect(loaded['@durable-timeout/nestjs/terminus']).toEqual(
+      expect.arrayContaining(['DurableTimeoutHealthIndicator', 'DurableTimeoutHealthModule']),
+    );
+    expect(loaded['@durable-timeout/nestjs/testing']).toEqual(expect.arrayContaining(['DurableTimeoutTestingModule', 'TimeoutTestingClock']));
+  });
+
+  it('loads every entry point with require() (no top-level await anywhere in its graph)', async () => {
+    expect(await loadBuilt('require')).toEqual(await loadBuilt('import'));
+  });
+
+  it('declares types for every export, and imports @nestjs/terminus only under the terminus subpath', () => {
+    const manifest = JSON.parse(readFileSync(`${packageDir}package.json`, 'utf8')) as {
+      exports: Record<string, { types?: string; default?: string }>;
+    };
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      if (subpath === './package.json') continue;
+      expect(existsSync(`${packageDir}${target.types}`)).toBe(true);
+      expect(existsSync(`${packageDir}${target.default}`)).toBe(true);
+    }
+    const importers = (readdirSync(`${packageDir}dist`, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.js'))
+      .filter((file) => /from ['"]@nestjs\/terminus['"]/.test(readFileSync(`${packageDir}dist/${file}`, 'utf8')));
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((file) => !file.startsWith('terminus/'))).toEqual([]);
+  });
+});
