@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
 
     const modes: ModeFigures[] = [];
     for (const mode of MODES) {
-      const keyPrefix = `demo:${runId}:${mode}`;
+      const keyPrefix = `demo-${runId}-${mode}`;
       const record = await new RollingDeployScenario({
         mode,
         orders: options.orders,
@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
         registry,
       }).run();
       modes.push(computeModeFigures(record));
-      if (process.env.REDIS_URL) await target.deleteKeys(`${keyPrefix}:`);
+      if (process.env.REDIS_URL) await target.deleteKeys(`${keyPrefix}.`);
       console.log('');
     }
 

@@ -67,9 +67,14 @@ export class OrdersInstance {
     return this.spec.name;
   }
 
+  /** Port the instance listens on. */
+  get port(): number {
+    return this.spec.port;
+  }
+
   /** `http://127.0.0.1:<port>`. */
   get baseUrl(): string {
-    return `http://127.0.0.1:${this.spec.port}`;
+    return `http://127.0.0.1:${this.port}`;
   }
 
   /** Whether the process is still running. */

@@ -16,7 +16,7 @@ export interface ScenarioContext {
   orders: number;
   timeoutMs: number;
   redisUrl: string;
-  /** Prefix of every key this run writes (state keys and timeout keys below it). */
+  /** Prefix of every key this run writes: `<keyPrefix>.orders` (state) and `<keyPrefix>.dt` (timeouts). */
   keyPrefix: string;
   ordersEntryPoint: string;
   logDir: string;
@@ -34,6 +34,11 @@ export const SCENARIO_TIMINGS = {
   deployAfterDeadlineShare: 0.25,
   /** Share of orders paid after they timed out, to show the 409. */
   latePaymentShare: 0.05,
+  /**
+   * TIMEOUT_LEASE_MS of the orders app: how long a claimed timeout stays with the instance that
+   * claimed it. The SIGKILLed instance's claims come back after this, so it bounds the worst lateness.
+   */
+  leaseMs: 2000,
   /** DRAIN_MS of the orders app. */
   drainMs: 2000,
   /** After SIGTERM, how long before the demo gives up and sends SIGKILL. */
@@ -106,7 +111,7 @@ export class RollingDeployScenario {
   private async startInstances(): Promise<[OrdersInstance, OrdersInstance]> {
     this.progress.phase(`starting orders instances A and B (TIMEOUT_MODE=${this.context.mode})`);
     const pair = await Promise.all([this.startInstance('A'), this.startInstance('B')]);
-    this.progress.status('A and B answer /health');
+    this.progress.status(`A (port ${pair[0].port}) and B (port ${pair[1].port}) answer /health`);
     return pair;
   }
 
@@ -123,9 +128,10 @@ export class RollingDeployScenario {
           REDIS_URL: redisUrl,
           PAYMENT_TIMEOUT_MS: String(timeoutMs),
           TIMEOUT_MODE: mode,
-          KEY_PREFIX: `${keyPrefix}:orders`,
-          DT_PREFIX: `${keyPrefix}:dt`,
+          KEY_PREFIX: `${keyPrefix}.orders`,
+          DT_PREFIX: `${keyPrefix}.dt`,
           DRAIN_MS: String(SCENARIO_TIMINGS.drainMs),
+          TIMEOUT_LEASE_MS: String(SCENARIO_TIMINGS.leaseMs),
           INSTANCE_ID: `${mode}-${name.replace(/'/g, 'p')}`,
         },
       },
@@ -198,7 +204,7 @@ export class RollingDeployScenario {
     this.progress.phase(`rolling restart 1/2: SIGTERM ${old.name}, start ${replacementName}`);
     this.pool.remove(old);
     const [, replacement] = await Promise.all([this.terminate(old), this.startInstance(replacementName)]);
-    this.progress.status(`${old.name} drained and exited, ${replacementName} is up`);
+    this.progress.status(`${old.name} drained and exited, ${replacementName} is up (port ${replacement.port})`);
     return replacement;
   }
 
@@ -220,8 +226,10 @@ export class RollingDeployScenario {
     this.sigkills += 1;
     await victim.kill();
     this.progress.status(`${victimName} killed with SIGKILL: whatever it held in memory or in flight is gone`);
-    await Promise.all([oldStopped, replaced, this.startInstance(victimReplacement)]);
-    this.progress.status(`${old.name} exited; ${replacement} and ${victimReplacement} are up`);
+    const [, started, restarted] = await Promise.all([oldStopped, replaced, this.startInstance(victimReplacement)]);
+    this.progress.status(
+      `${old.name} exited; ${replacement} (port ${started.port}) and ${victimReplacement} (port ${restarted.port}) are up`,
+    );
   }
 
   private async terminate(instance: OrdersInstance): Promise<void> {
