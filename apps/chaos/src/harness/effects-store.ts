@@ -1,88 +1,122 @@
 import { Redis } from 'ioredis';
 
 /**
- * Records a delivery: how many times the handler ran for the id, the greatest token delivered,
- * and the first delivery time (the effects server clock, which is the host clock like the main server's).
- * KEYS: deliveries, maxDelivered, firstDelivery. ARGV: id, token.
+ * Start of one handler run. Counts the run (as a delivery unless the run is meant to fail), keeps
+ * the greatest fencing token seen for the id (the fence), counts a token that does not grow (the
+ * library promises a new, greater token on every claim), and notes the first run's time.
+ * KEYS: deliveries, maxToken, regressions, firstDelivery, runLog. ARGV: id, token, countsAsDelivery, logRun.
  */
-const DELIVER_SCRIPT = `
+const BEGIN_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-local maxDelivered = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '-1')
-if tonumber(ARGV[2]) > maxDelivered then redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) end
-redis.call('HSETNX', KEYS[3], ARGV[1], now)
+local id, token = ARGV[1], tonumber(ARGV[2])
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], id, 1) end
+local fence = tonumber(redis.call('HGET', KEYS[2], id) or '-1')
+if token <= fence then redis.call('HINCRBY', KEYS[3], id, 1) else redis.call('HSET', KEYS[2], id, token) end
+redis.call('HSETNX', KEYS[4], id, now)
+if ARGV[4] == '1' then redis.call('RPUSH', KEYS[5], 'start:' .. now) end
 return now
 `;
 
 /**
- * The handler's effect, written the way the library asks a handler to guard its write: refused
- * when the token is smaller than the last token seen for the id (a stale worker), a no-op when the
- * effect was already made (idempotent), otherwise applied once.
- * KEYS: fence, applied, effectAt, staleRejected, staleApplied, maxDelivered, repeats. ARGV: id, token.
- * Returns 1 applied, 2 already applied (no-op), 0 refused as stale.
+ * The handler's effect, guarded the way the library tells users to guard theirs: refused when a
+ * newer run of the same id exists (token below the fence: a stale worker), a no-op when the effect
+ * is already there (idempotent), otherwise applied once with its time and token.
+ * KEYS: maxToken, applied, effectAt, staleRejected, repeats, maxEffectToken. ARGV: id, token.
+ * Returns 1 applied, 2 already there (no-op), 0 refused as stale.
  */
 const EFFECT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local id = ARGV[1]
-local token = tonumber(ARGV[2])
+local id, token = ARGV[1], tonumber(ARGV[2])
 local fence = tonumber(redis.call('HGET', KEYS[1], id) or '-1')
 if token < fence then
   redis.call('HINCRBY', KEYS[4], id, 1)
   return 0
 end
-redis.call('HSET', KEYS[1], id, token)
+local best = tonumber(redis.call('HGET', KEYS[6], id) or '-1')
+if token > best then redis.call('HSET', KEYS[6], id, token) end
 if redis.call('HEXISTS', KEYS[3], id) == 1 then
-  redis.call('HINCRBY', KEYS[7], id, 1)
+  redis.call('HINCRBY', KEYS[5], id, 1)
   return 2
 end
 redis.call('HINCRBY', KEYS[2], id, 1)
 redis.call('HSET', KEYS[3], id, now)
-local maxDelivered = tonumber(redis.call('HGET', KEYS[6], id) or '-1')
-if token < maxDelivered then redis.call('HINCRBY', KEYS[5], id, 1) end
 return 1
 `;
 
+/** Keeps the greatest acknowledged token of an id. KEYS: ackedToken. ARGV: id, token. */
+const ACKED_SCRIPT = `
+local best = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
+if tonumber(ARGV[2]) > best then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+return 1
+`;
+
+/** A run that failed on purpose: counted, and its time logged. KEYS: failures, runLog. ARGV: id. */
+const FAILED_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('RPUSH', KEYS[2], 'fail:' .. now)
+return now
+`;
+
 /** Key names of one scenario's records in the effects server. */
-function keysOf(prefix: string) {
+export function effectKeys(prefix: string) {
   return {
     deliveries: `${prefix}:deliveries`,
-    maxDelivered: `${prefix}:maxDelivered`,
+    maxToken: `${prefix}:maxToken`,
+    regressions: `${prefix}:regressions`,
     firstDelivery: `${prefix}:firstDelivery`,
-    fence: `${prefix}:fence`,
     applied: `${prefix}:applied`,
     effectAt: `${prefix}:effectAt`,
     staleRejected: `${prefix}:staleRejected`,
-    staleApplied: `${prefix}:staleApplied`,
     repeats: `${prefix}:repeats`,
+    maxEffectToken: `${prefix}:maxEffectToken`,
+    ackedToken: `${prefix}:ackedToken`,
+    failures: `${prefix}:failures`,
+    healed: `${prefix}:healed`,
+    /** Run log of one id (only for ids whose runs are traced): `start:<ms>` / `fail:<ms>` entries. */
+    runLog: (id: string) => `${prefix}:runs:${Buffer.from(id).toString('base64url')}`,
   };
 }
 
-/** What a handler calls: one delivery record, then one guarded effect write. */
+/** What a worker's handlers call: one record at the start of a run, then the guarded effect or a failure. */
 export class EffectsRecorder {
   private readonly redis: Redis;
-  private readonly keys: ReturnType<typeof keysOf>;
+  private readonly keys: ReturnType<typeof effectKeys>;
 
   constructor(url: string, prefix: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: null });
-    this.keys = keysOf(prefix);
+    this.redis = new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+    this.redis.on('error', () => undefined);
+    this.keys = effectKeys(prefix);
   }
 
-  /** Counts one handler invocation for `id` with `token`. */
-  async delivered(id: string, token: number): Promise<void> {
+  /** Records the start of a run of `id` with `token`; `countsAsDelivery` is false for runs meant to fail. */
+  async begin(id: string, token: number, countsAsDelivery: boolean, trace: boolean): Promise<void> {
     const k = this.keys;
-    await this.redis.eval(DELIVER_SCRIPT, 3, k.deliveries, k.maxDelivered, k.firstDelivery, id, token);
+    await this.redis.eval(BEGIN_SCRIPT, 5, k.deliveries, k.maxToken, k.regressions, k.firstDelivery, k.runLog(id), id, token, countsAsDelivery ? 1 : 0, trace ? 1 : 0);
   }
 
-  /** The guarded effect write: 1 applied, 2 already applied, 0 refused as stale. */
+  /** The guarded effect write: 1 applied, 2 already there, 0 refused as stale. */
   async effect(id: string, token: number): Promise<number> {
     const k = this.keys;
-    return Number(
-      await this.redis.eval(
-        EFFECT_SCRIPT, 7, k.fence, k.applied, k.effectAt, k.staleRejected, k.staleApplied, k.maxDelivered, k.repeats, id, token,
-      ),
-    );
+    return Number(await this.redis.eval(EFFECT_SCRIPT, 6, k.maxToken, k.applied, k.effectAt, k.staleRejected, k.repeats, k.maxEffectToken, id, token));
+  }
+
+  /** Records that the library accepted the ack of the run of `id` that carried `token`. */
+  async acked(id: string, token: number): Promise<void> {
+    await this.redis.eval(ACKED_SCRIPT, 1, this.keys.ackedToken, id, token);
+  }
+
+  /** Records a run that failed on purpose. */
+  async failed(id: string): Promise<void> {
+    await this.redis.eval(FAILED_SCRIPT, 2, this.keys.failures, this.keys.runLog(id), id);
+  }
+
+  /** Whether the harness has "fixed" the failing handlers (poison scenario, before replaying dead letters). */
+  async healed(): Promise<boolean> {
+    return (await this.redis.exists(this.keys.healed)) === 1;
   }
 
   /** Closes the connection. */
@@ -97,40 +131,66 @@ export interface EffectsSnapshot {
   firstDelivery: Map<string, number>;
   applied: Map<string, number>;
   effectAt: Map<string, number>;
-  staleRejected: number;
-  staleApplied: number;
+  maxEffectToken: Map<string, number>;
+  ackedToken: Map<string, number>;
+  regressions: Map<string, number>;
+  staleRejected: Map<string, number>;
+  repeats: Map<string, number>;
+  failures: Map<string, number>;
 }
 
 /** Reads a whole hash of numbers in pages (HSCAN), never blocking the effects server for long. */
 async function readHash(redis: Redis, key: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   let cursor = '0';
-  for (let page = 0; page < 100_000; page += 1) {
+  do {
     const [next, flat] = await redis.hscan(key, cursor, 'COUNT', 2000);
     for (let i = 0; i < flat.length; i += 2) out.set(flat[i]!, Number(flat[i + 1]));
     cursor = next;
-    if (cursor === '0') break;
-  }
+  } while (cursor !== '0');
   return out;
 }
 
-function sum(values: Iterable<number>): number {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
+/** One entry of an id's run log. */
+export interface RunLogEntry {
+  kind: 'start' | 'fail';
+  at: number;
 }
 
 /** The harness side: reads what the handlers of one scenario recorded. */
 export class EffectsReader {
-  private readonly keys: ReturnType<typeof keysOf>;
+  private readonly keys: ReturnType<typeof effectKeys>;
 
-  constructor(private readonly redis: Redis, prefix: string) {
-    this.keys = keysOf(prefix);
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.keys = effectKeys(prefix);
   }
 
   /** How many ids have an applied effect (cheap; for polling). */
   async appliedCount(): Promise<number> {
     return this.redis.hlen(this.keys.effectAt);
+  }
+
+  /** How many runs failed on purpose so far. */
+  async failureCount(): Promise<number> {
+    const values = await this.redis.hvals(this.keys.failures);
+    return values.reduce((total, value) => total + Number(value), 0);
+  }
+
+  /** Lets the failing handlers of the poison scenario succeed from now on. */
+  async heal(): Promise<void> {
+    await this.redis.set(this.keys.healed, '1');
+  }
+
+  /** The run log of one traced id, oldest first. */
+  async runLog(id: string): Promise<RunLogEntry[]> {
+    const entries = await this.redis.lrange(this.keys.runLog(id), 0, -1);
+    return entries.map((entry) => {
+      const [kind, at] = entry.split(':');
+      return { kind: kind === 'fail' ? 'fail' : 'start', at: Number(at) };
+    });
   }
 
   /** Everything recorded so far. */
@@ -141,8 +201,22 @@ export class EffectsReader {
       firstDelivery: await readHash(this.redis, k.firstDelivery),
       applied: await readHash(this.redis, k.applied),
       effectAt: await readHash(this.redis, k.effectAt),
-      staleRejected: sum((await readHash(this.redis, k.staleRejected)).values()),
-      staleApplied: sum((await readHash(this.redis, k.staleApplied)).values()),
+      maxEffectToken: await readHash(this.redis, k.maxEffectToken),
+      ackedToken: await readHash(this.redis, k.ackedToken),
+      regressions: await readHash(this.redis, k.regressions),
+      staleRejected: await readHash(this.redis, k.staleRejected),
+      repeats: await readHash(this.redis, k.repeats),
+      failures: await readHash(this.redis, k.failures),
     };
+  }
+
+  /** Deletes every record of the scenario (the effects server is shared by all scenarios of a run). */
+  async clear(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await this.redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
   }
 }

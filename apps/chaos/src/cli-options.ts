@@ -1,0 +1,32 @@
+/** Options of `npm run chaos`. */
+export interface ChaosOptions {
+  quick: boolean;
+  /** Scenario names to run; empty: all. */
+  only: string[];
+  /** Where to write the JSON report. */
+  jsonFile: string | undefined;
+}
+
+/** Usage text. */
+export const USAGE = 'usage: node apps/chaos/dist/main.js [--quick] [--only name,name] [--json FILE]';
+
+/** Parses the command line (without `node` and the script). Throws with the usage on a bad argument. */
+export function parseOptions(argv: readonly string[], known: readonly string[]): ChaosOptions {
+  const options: ChaosOptions = { quick: false, only: [], jsonFile: undefined };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      const next = inline ?? argv[++i];
+      if (next === undefined || next === '') throw new Error(`${flag} needs a value. ${USAGE}`);
+      return next;
+    };
+    if (flag === '--quick') options.quick = true;
+    else if (flag === '--only') options.only.push(...value().split(',').map((name) => name.trim()).filter(Boolean));
+    else if (flag === '--json') options.jsonFile = value();
+    else throw new Error(`Unknown argument ${arg}. ${USAGE}`);
+  }
+  const unknown = options.only.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`Unknown scenario ${unknown.join(', ')}; the scenarios are: ${known.join(', ')}.`);
+  return options;
+}

@@ -1,0 +1,62 @@
+// The fault-injection suite (`npm run chaos`): runs the scenarios of issue 6 against real worker
+// processes and real Redis servers, prints a table of figures, optionally writes the JSON report,
+// and exits 1 when a scenario fails.
+import { writeFileSync } from 'node:fs';
+import { RedisServer } from '@durable-timeout/redis-testing';
+import { parseOptions } from './cli-options.js';
+import { killAll } from './harness/processes.js';
+import { formatTable, jsonReport, testCounts } from './harness/report.js';
+import type { RunContext, ScenarioResult } from './harness/rig.js';
+import { SCENARIOS } from './scenarios/index.js';
+
+let options;
+try {
+  options = parseOptions(process.argv.slice(2), SCENARIOS.map((scenario) => scenario.name));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+
+const selected = options.only.length > 0 ? SCENARIOS.filter((scenario) => options.only.includes(scenario.name)) : SCENARIOS;
+const effects = await RedisServer.start();
+const effectsClient = effects.client({ maxRetriesPerRequest: 3 });
+const say = (line: string) => console.log(`[chaos ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const context: RunContext = { quick: options.quick, effectsUrl: effects.url, effectsClient, say };
+
+const results: ScenarioResult[] = [];
+const suiteStarted = Date.now();
+for (const scenario of selected) {
+  say(`${scenario.name}: running${options.quick ? ' (quick)' : ''}`);
+  const started = Date.now();
+  let result: ScenarioResult;
+  try {
+    result = await scenario.run(context);
+  } catch (error) {
+    result = {
+      name: scenario.name,
+      scheduled: 0,
+      lost: 0,
+      duplicateEffects: 0,
+      duplicateDeliveries: 0,
+      maxLatenessMs: 0,
+      boundMs: null,
+      pass: false,
+      failures: [`the scenario crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
+      notes: [],
+    };
+  }
+  result.notes.push(`ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  results.push(result);
+  say(`${scenario.name}: ${result.pass ? 'pass' : 'FAIL'} in ${((Date.now() - started) / 1000).toFixed(1)} s${result.pass ? '' : ` (${result.failures.join('; ')})`}`);
+}
+
+console.log(`\n${formatTable(results)}\n`);
+const counts = testCounts(results);
+console.log(`chaos${options.quick ? ' --quick' : ''}: ${counts.passed} passed, ${counts.failed} failed in ${((Date.now() - suiteStarted) / 1000).toFixed(0)} s`);
+if (options.jsonFile) writeFileSync(options.jsonFile, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
+if (process.env.TEST_RESULT_FILE) writeFileSync(process.env.TEST_RESULT_FILE, JSON.stringify(counts));
+
+effectsClient.disconnect();
+await effects.stop();
+killAll();
+process.exit(counts.failed > 0 ? 1 : 0);

@@ -1,0 +1,103 @@
+import type { JsonValue } from '@durable-timeout/core';
+import { CHAOS_TOPIC, pollUntil, SWEEP_MS, withRig, type Scenario } from '../harness/rig.js';
+import type { Check } from '../harness/tally.js';
+import type { ScheduleItem } from '../worker-protocol.js';
+
+const MAX_ATTEMPTS = 4;
+const BACKOFF = { baseMs: 200, capMs: 800 };
+/** A retry may start this much after its backoff delay: the wake-up, the claim, the handler start. */
+const RETRY_SLACK_MS = 1_000;
+
+/** Largest delay the backoff allows after the failure of attempt `attempt`. */
+export function backoffCeiling(attempt: number, backoff: { baseMs: number; capMs: number }): number {
+  return Math.min(backoff.capMs, backoff.baseMs * 2 ** (attempt - 1));
+}
+
+/**
+ * Checks a traced id's run log against the backoff: after each failure the next start comes no
+ * later than the ceiling plus `slackMs`. Returns the worst overshoot (ms) past the ceiling
+ * (negative when every retry came early enough).
+ */
+export function worstBackoffOvershoot(log: ReadonlyArray<{ kind: 'start' | 'fail'; at: number }>, backoff: { baseMs: number; capMs: number }): number {
+  let worst = Number.NEGATIVE_INFINITY;
+  let failures = 0;
+  for (let i = 0; i < log.length; i += 1) {
+    const entry = log[i]!;
+    if (entry.kind !== 'fail') continue;
+    failures += 1;
+    const next = log.slice(i + 1).find((later) => later.kind === 'start');
+    if (next) worst = Math.max(worst, next.at - entry.at - backoffCeiling(failures, backoff));
+  }
+  return worst;
+}
+
+/**
+ * 9. Poison handlers: 1% throw once, a few exit the process mid-handler, a few always throw. The
+ * always-failing ones get exactly `maxAttempts` attempts with backoff within bounds, then land in the
+ * dead letters; no healthy timeout is dead-lettered; replaying the dead letters (after the handler
+ * is fixed) fires them.
+ */
+export const poison: Scenario = {
+  name: 'poison',
+  run: (context) =>
+    withRig(
+      'poison',
+      context,
+      { topicOptions: { maxAttempts: MAX_ATTEMPTS, backoff: BACKOFF }, pool: { respawn: true } },
+      async (rig) => {
+        const count = context.quick ? 500 : 5_000;
+        const poisonCount = context.quick ? 3 : 10;
+        const exitCount = 3;
+        const plan = { count, durationMs: context.quick ? 5_000 : 40_000, delayMs: [100, 2_000] as [number, number] };
+        await rig.pool.start(3);
+        const poisonIds = Array.from({ length: poisonCount }, (_, i) => `poison-${i}`);
+        const exitIds = Array.from({ length: exitCount }, (_, i) => `exit-${i}`);
+        // Poison ids are scheduled outside `expected`: they fire only after the replay, so their lateness is not a figure.
+        const poisonItems: ScheduleItem[] = poisonIds.map((id) => ({ id, delayMs: 500, payload: { chaos: 'fail-until-healed' } }));
+        const poisonDue = new Map<string, number>();
+        for (const item of poisonItems) {
+          const result = await rig.engine.schedule(rig.topic, item.id, { delayMs: item.delayMs!, payload: item.payload });
+          poisonDue.set(item.id, result.dueAt);
+        }
+        await rig.schedule(exitIds.map((id, i) => ({ id, delayMs: 1_000 + i * 500, payload: { chaos: 'exit-once' } })));
+        await rig.stream({ ...plan, payload: (i): JsonValue => (i % 100 === 7 ? { chaos: 'fail-once' } : { n: i }) });
+
+        const settled = await rig.settle(plan.delayMs[1] + CHAOS_TOPIC.leaseMs! + SWEEP_MS + 20_000, { dead: poisonCount });
+        const snapshot = await rig.reader.snapshot();
+        const dead = await rig.engine.listDead(rig.topic, { limit: 1_000 });
+        const deadIds = new Set(dead.map((letter) => letter.id));
+        const exactAttempts = poisonIds.every((id) => snapshot.failures.get(id) === MAX_ATTEMPTS && dead.find((letter) => letter.id === id)?.attempts === MAX_ATTEMPTS);
+        const healthyDead = [...deadIds].filter((id) => !poisonDue.has(id));
+        let worstOvershoot = Number.NEGATIVE_INFINITY;
+        for (const id of poisonIds) worstOvershoot = Math.max(worstOvershoot, worstBackoffOvershoot(await rig.reader.runLog(id), BACKOFF));
+        const failOnceIds = [...rig.expected.keys()].filter((id) => Number(id.slice(2)) % 100 === 7 && id.startsWith('t-'));
+        const retriedOnce = failOnceIds.every((id) => snapshot.failures.get(id) === 1 && snapshot.effectAt.has(id));
+
+        await rig.reader.heal();
+        const replayed = await rig.engine.replayDead(rig.topic);
+        const replayedFired = await pollUntil(async () => {
+          const after = await rig.reader.snapshot();
+          return poisonIds.every((id) => after.effectAt.has(id));
+        }, SWEEP_MS + 15_000, 100);
+        const settledAfter = await rig.settle(SWEEP_MS + 15_000);
+
+        const checks: Check[] = [
+          { name: 'settled with the poison ids dead', ok: settled },
+          { name: `always-failing timeouts got exactly maxAttempts (${MAX_ATTEMPTS}) attempts, then the dead letters`, ok: exactAttempts && poisonIds.every((id) => deadIds.has(id)) },
+          { name: 'no healthy timeout dead-lettered', ok: healthyDead.length === 0, detail: healthyDead.slice(0, 5).join(', ') },
+          { name: `retries within the backoff ceiling + ${RETRY_SLACK_MS} ms`, ok: worstOvershoot <= RETRY_SLACK_MS, detail: `worst ${worstOvershoot} ms past the ceiling` },
+          { name: 'the 1% that throw once fired on their second attempt', ok: failOnceIds.length > 0 && retriedOnce, detail: `${failOnceIds.length} ids` },
+          { name: 'workers that exited mid-handler were replaced', ok: rig.pool.respawns >= exitCount, detail: `${rig.pool.respawns}` },
+          { name: 'replay from the dead letters fired every poison timeout', ok: replayed === poisonCount && replayedFired && settledAfter, detail: `${replayed} replayed` },
+        ];
+        return rig.result(
+          { maxLost: 0, maxDuplicateEffects: 0, boundMs: CHAOS_TOPIC.leaseMs! + SWEEP_MS + BACKOFF.capMs + 1_000 },
+          checks,
+          [
+            `${poisonCount} always failing -> dead after ${MAX_ATTEMPTS} attempts; ${failOnceIds.length} fail once; ${exitCount} exit the worker (${rig.pool.respawns} respawns)`,
+            `backoff base ${BACKOFF.baseMs} ms cap ${BACKOFF.capMs} ms: worst retry ${Math.round(worstOvershoot)} ms past its ceiling`,
+          ],
+        );
+      },
+    ),
+};

@@ -1,0 +1,206 @@
+import { DurableTimeouts } from '@durable-timeout/core';
+import { RedisServer } from '@durable-timeout/redis-testing';
+import { ReplyDroppingProxy } from '../harness/reply-dropping-proxy.js';
+import { CHAOS_TOPIC, pollUntil, Rig, sleep, SWEEP_MS, withRig, type RunContext, type Scenario, type ScenarioResult } from '../harness/rig.js';
+import type { Check } from '../harness/tally.js';
+
+const LEASE_MS = CHAOS_TOPIC.leaseMs!;
+
+/**
+ * One crash run: schedules stream in, Redis is SIGKILLed mid-stream and restarted on the same
+ * data. Returns the rig's result (lost counts only acknowledged schedules).
+ */
+async function crashRun(
+  name: string,
+  context: RunContext,
+  appendfsync: 'always' | 'everysec',
+): Promise<{ result: ScenarioResult; crashes: number; rejectedDuringOutage: number }> {
+  let crashes = 0;
+  let rejectedDuringOutage = 0;
+  const downMs = 1_000;
+  const result = await withRig(name, context, { redis: { appendonly: true, appendfsync } }, async (rig) => {
+    const plan = context.quick
+      ? { count: 1_000, durationMs: 6_000, delayMs: [100, 2_000] as [number, number] }
+      : { count: 6_000, durationMs: 40_000, delayMs: [100, 4_000] as [number, number] };
+    await rig.pool.start(3);
+    await rig.stream(plan, async (signal) => {
+      const everyMs = context.quick ? 2_500 : 10_000;
+      while (!signal.done) {
+        await sleep(everyMs);
+        if (signal.done) break;
+        const before = rig.rejected.size;
+        await rig.redis.kill();
+        crashes += 1;
+        await sleep(downMs);
+        await rig.redis.restart();
+        rejectedDuringOutage += rig.rejected.size - before;
+      }
+    });
+    const settled = await rig.settle(plan.delayMs[1] + downMs + LEASE_MS + SWEEP_MS + 20_000);
+    return rig.result(
+      { maxLost: 0, maxDuplicateEffects: 0, boundMs: downMs + LEASE_MS + SWEEP_MS + 2_000 },
+      [
+        { name: 'settled', ok: settled },
+        { name: 'Redis crashed', ok: crashes >= 1, detail: `${crashes}` },
+      ],
+    );
+  });
+  return { result, crashes, rejectedDuringOutage };
+}
+
+/** Whether an engine started on a server without persistence logs a warning about it. */
+async function warnsWithoutPersistence(): Promise<boolean> {
+  const server = await RedisServer.start({ appendonly: false });
+  const lines: string[] = [];
+  const log = (message: string) => lines.push(message);
+  const engine = new DurableTimeouts({ connection: server.url, prefix: 'chaos-nopersist', topics: { chaos: {} }, logger: { log, warn: log, error: log } });
+  try {
+    engine.handle('chaos', () => undefined);
+    await engine.start();
+    await engine.schedule('chaos', 'probe', { delayMs: 60_000 });
+    return await pollUntil(() => lines.some((line) => /persist|append|aof/i.test(line)), 2_000);
+  } finally {
+    await engine.stop({ drainMs: 0 });
+    await server.stop();
+  }
+}
+
+/**
+ * 4. Redis SIGKILLed and restarted. Under `appendfsync always` no acknowledged schedule is lost;
+ * under `everysec` the loss is reported as a figure. The library warns when there is no persistence.
+ */
+export const redisCrash: Scenario = {
+  name: 'redis-crash',
+  run: async (context) => {
+    const always = await crashRun('redis-crash', context, 'always');
+    const everysec = await crashRun('redis-crash-everysec', context, 'everysec');
+    const warned = await warnsWithoutPersistence();
+    const checks: Check[] = [{ name: 'warns at start when the server has no persistence', ok: warned }];
+    const failures = [...always.result.failures, ...checks.filter((check) => !check.ok).map((check) => check.name)];
+    return {
+      ...always.result,
+      pass: failures.length === 0,
+      failures,
+      notes: [
+        ...always.result.notes,
+        `appendfsync always: ${always.crashes} SIGKILLs, ${always.result.lost} of ${always.result.scheduled} acknowledged lost, ${always.rejectedDuringOutage} schedules rejected while down`,
+        `appendfsync everysec (figure, not judged): ${everysec.crashes} SIGKILLs, ${everysec.result.lost} of ${everysec.result.scheduled} acknowledged lost, duplicate effects ${everysec.result.duplicateEffects}`,
+      ],
+    };
+  },
+};
+
+/**
+ * 5. Redis frozen (SIGSTOP) for 2 s, then for longer than the lease, then down for a minute (10 s
+ * in --quick): `schedule` rejects within about a second while it is down, workers resume within 2 s
+ * after it returns, nothing lost, no duplicate effect.
+ */
+export const redisStall: Scenario = {
+  name: 'redis-stall',
+  run: (context) =>
+    withRig('redis-stall', context, { redis: { appendonly: true, appendfsync: 'always' } }, async (rig) => {
+      const downMs = context.quick ? 10_000 : 60_000;
+      const plan = context.quick
+        ? { count: 800, durationMs: 12_000, delayMs: [100, 2_000] as [number, number] }
+        : { count: 3_000, durationMs: 30_000, delayMs: [100, 3_000] as [number, number] };
+      await rig.pool.start(3);
+      await rig.stream(plan, async (signal) => {
+        for (const pauseMs of [2_000, LEASE_MS + 2_000]) {
+          await sleep(2_000);
+          if (signal.done) return;
+          rig.redis.pause();
+          await sleep(pauseMs);
+          rig.redis.resume();
+        }
+      });
+      const settledBefore = await rig.settle(plan.delayMs[1] + LEASE_MS + SWEEP_MS + 20_000);
+
+      // Down for a while: timeouts due during the outage must fire as soon as it returns.
+      const outageIds = Array.from({ length: 50 }, (_, i) => ({ id: `outage-${i}`, delayMs: 1_000 + i * 20 }));
+      await rig.schedule(outageIds);
+      await rig.redis.terminate();
+      const rejections: number[] = [];
+      for (let probe = 0; probe < 3; probe += 1) {
+        const started = Date.now();
+        const outcome = await rig.engine.schedule(rig.topic, `while-down-${probe}`, { delayMs: 0 }).then(
+          () => 'accepted',
+          () => 'rejected',
+        );
+        rejections.push(outcome === 'rejected' ? Date.now() - started : Number.POSITIVE_INFINITY);
+      }
+      await sleep(Math.max(0, downMs - 3_000));
+      await rig.redis.restart();
+      const back = Date.now();
+      const resumed = await pollUntil(async () => {
+        const snapshot = await rig.reader.snapshot();
+        return outageIds.every(({ id }) => snapshot.effectAt.has(id));
+      }, 30_000, 50);
+      const resumeMs = Date.now() - back;
+      const settled = await rig.settle(SWEEP_MS + 20_000);
+      const worstReject = Math.max(...rejections);
+      return rig.result(
+        { maxLost: 0, maxDuplicateEffects: 0, boundMs: downMs + LEASE_MS + SWEEP_MS + 1_000 },
+        [
+          { name: 'settled after the pauses', ok: settledBefore },
+          { name: 'settled after the outage', ok: settled },
+          { name: 'schedule() rejects within about 1 s while Redis is down (<= 1,500 ms)', ok: worstReject <= 1_500, detail: `${worstReject} ms` },
+          { name: 'workers resume within 2 s after Redis returns (every overdue timeout fired)', ok: resumed && resumeMs <= 2_000, detail: `${resumeMs} ms` },
+        ],
+        [
+          `SIGSTOP 2,000 ms and ${LEASE_MS + 2_000} ms; down ${downMs} ms`,
+          `schedule() while down rejected after ${rejections.join(', ')} ms (commandTimeoutMs 1,000)`,
+          `50 timeouts due during the outage all fired ${resumeMs} ms after Redis answered again`,
+        ],
+      );
+    }),
+};
+
+/** True for the claim script call (the only one given the slot's `:seq` key). */
+function isClaim(args: readonly string[]): boolean {
+  return /^evalsha$|^eval$/i.test(args[0] ?? '') && args.some((arg) => arg.endsWith(':seq'));
+}
+
+/** True for ack / ack-many calls (lease key, no due key). */
+function isAck(args: readonly string[]): boolean {
+  return /^evalsha$|^eval$/i.test(args[0] ?? '') && args.some((arg) => arg.endsWith(':lease')) && !args.some((arg) => arg.endsWith(':due'));
+}
+
+/**
+ * 8. Replies lost after the script ran (a proxy cuts the worker connection instead of delivering
+ * the reply of a claim or an ack): orphaned claims come back within lease + sweep, nothing lost.
+ */
+export const lostReplies: Scenario = {
+  name: 'lost-replies',
+  run: async (context) => {
+    const redis = await RedisServer.start();
+    const proxy = await ReplyDroppingProxy.start({ host: redis.host, port: redis.port });
+    try {
+      return await withRig('lost-replies', context, { redis, workerConnection: proxy.url }, async (rig: Rig) => {
+        const plan = context.quick
+          ? { count: 800, durationMs: 8_000, delayMs: [100, 1_500] as [number, number] }
+          : { count: 6_000, durationMs: 60_000, delayMs: [100, 3_000] as [number, number] };
+        await rig.pool.start(3);
+        let armed = 0;
+        await rig.stream(plan, async (signal) => {
+          while (!signal.done) {
+            await sleep(700);
+            proxy.dropNextReplies(1, armed % 2 === 0 ? isClaim : isAck);
+            armed += 1;
+          }
+        });
+        const settled = await rig.settle(plan.delayMs[1] + LEASE_MS + SWEEP_MS + 20_000);
+        return rig.result(
+          { maxLost: 0, maxDuplicateEffects: 0, boundMs: LEASE_MS + SWEEP_MS + 1_000 },
+          [
+            { name: 'settled', ok: settled },
+            { name: 'replies were dropped', ok: proxy.dropped >= 2, detail: `${proxy.dropped}` },
+          ],
+          [`${proxy.dropped} replies dropped after the script ran (claims and acks, alternately)`],
+        );
+      });
+    } finally {
+      await proxy.close();
+      await redis.stop();
+    }
+  },
+};

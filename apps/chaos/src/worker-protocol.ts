@@ -1,0 +1,76 @@
+import type { JsonValue, TopicOptions } from '@durable-timeout/core';
+
+/** How a worker reaches the Redis under test. */
+export type WorkerConnection =
+  | string
+  | { host: string; port: number; username?: string; password?: string; tlsCaFile?: string };
+
+/** Everything a worker process needs, passed in the environment variable `CHAOS_WORKER_CONFIG` (JSON). */
+export interface WorkerConfig {
+  label: string;
+  connection: WorkerConnection;
+  prefix: string;
+  topic: string;
+  topicOptions: TopicOptions;
+  sweepIntervalMs: number;
+  /** How long `stop` waits for running handlers on SIGTERM. */
+  drainMs: number;
+  effectsUrl: string;
+  effectsPrefix: string;
+  /** Ordinary handler work: a random duration in this range (ms). */
+  workMs: [number, number];
+  /** Added to this process' `Date.now()` (clock skew of an application server). */
+  clockSkewMs?: number;
+  /** Whether to run handlers (false: a worker that only schedules). */
+  handle?: boolean;
+  /** Send a `began` message to the harness for every handler run. */
+  reportRuns?: boolean;
+}
+
+/**
+ * What a scheduled payload may ask of the handler (chaos payloads only; any other payload runs the
+ * ordinary handler):
+ * - `fail-once`: throw on attempt 1;
+ * - `fail-until-healed`: throw until the harness heals the handlers;
+ * - `exit-once`: on attempt 1 the process exits mid-handler;
+ * - `hang-once`: on attempt 1 the handler takes `sleepMs` and ignores the abort signal.
+ */
+export interface ChaosPayload {
+  chaos: 'fail-once' | 'fail-until-healed' | 'exit-once' | 'hang-once';
+  sleepMs?: number;
+}
+
+/** One timeout to schedule. */
+export interface ScheduleItem {
+  id: string;
+  delayMs?: number;
+  at?: number;
+  payload?: JsonValue;
+}
+
+/** Result of one scheduled item: the due time, or the error text. */
+export type ScheduleItemResult = { id: string; dueAt: number } | { id: string; error: string };
+
+/** Harness to worker. */
+export type ToWorker = { type: 'schedule'; requestId: number; items: ScheduleItem[] } | { type: 'counters'; requestId: number };
+
+/** Counters a worker keeps of its engine's events. */
+export interface WorkerCounters {
+  fired: number;
+  retried: number;
+  dead: number;
+  stale: number;
+  released: number;
+  errors: number;
+  inFlight: number;
+  /** Object.prototype gained an own property (prototype pollution). */
+  prototypePolluted: boolean;
+}
+
+/** Worker to harness. */
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'scheduled'; requestId: number; results: ScheduleItemResult[] }
+  | { type: 'counters'; requestId: number; counters: WorkerCounters }
+  | { type: 'began'; id: string; attempt: number; fencingToken: number }
+  | { type: 'stopped'; shutdownMs: number; counters: WorkerCounters };

@@ -1,0 +1,141 @@
+// A worker process of the chaos suite: one engine (DurableTimeouts) whose handler records every run
+// and its guarded effect in the effects server. Controlled by the harness over IPC; SIGTERM runs
+// the shutdown a service would (stop with drain), SIGKILL and SIGSTOP are the faults.
+import { readFileSync } from 'node:fs';
+import type { DurableTimeouts as Engine, TimeoutEvent } from '@durable-timeout/core';
+import { EffectsRecorder } from './harness/effects-store.js';
+import type { ChaosPayload, FromWorker, ScheduleItemResult, ToWorker, WorkerConfig, WorkerCounters } from './worker-protocol.js';
+
+const config = JSON.parse(process.env.CHAOS_WORKER_CONFIG ?? 'null') as WorkerConfig | null;
+if (!config) throw new Error('CHAOS_WORKER_CONFIG is not set: this file is started by the chaos harness.');
+
+if (config.clockSkewMs) skewClock(config.clockSkewMs);
+
+// Imported after the clock is skewed, so the engine sees the skewed clock from its first line.
+const { DurableTimeouts } = await import('@durable-timeout/core');
+
+const builtinPrototypeKeys = new Set(Object.getOwnPropertyNames(Object.prototype));
+const counters: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, prototypePolluted: false };
+const recorder = new EffectsRecorder(config.effectsUrl, config.effectsPrefix);
+const runningTokens = new Map<string, number>();
+
+const engine: Engine = new DurableTimeouts({
+  connection: connectionOf(config),
+  prefix: config.prefix,
+  topics: { [config.topic]: config.topicOptions },
+  sweepIntervalMs: config.sweepIntervalMs,
+});
+
+engine.on('fired', ({ id, attempt }) => {
+  counters.fired += 1;
+  const key = `${id}\u0000${attempt}`;
+  const token = runningTokens.get(key);
+  runningTokens.delete(key);
+  if (token !== undefined) recorder.acked(id, token).catch(() => undefined);
+});
+engine.on('retried', () => (counters.retried += 1));
+engine.on('dead', () => (counters.dead += 1));
+engine.on('stale', () => (counters.stale += 1));
+engine.on('released', ({ count }) => (counters.released += count));
+engine.on('error', () => (counters.errors += 1));
+
+if (config.handle !== false) engine.handle(config.topic, (event) => run(event));
+
+async function run(event: TimeoutEvent): Promise<void> {
+  counters.inFlight += 1;
+  try {
+    const chaos = chaosOf(event.payload);
+    const failOnPurpose =
+      (chaos?.chaos === 'fail-once' && event.attempt === 1) ||
+      (chaos?.chaos === 'exit-once' && event.attempt === 1) ||
+      (chaos?.chaos === 'fail-until-healed' && !(await recorder.healed()));
+    runningTokens.set(`${event.id}\u0000${event.attempt}`, event.fencingToken);
+    await recorder.begin(event.id, event.fencingToken, !failOnPurpose, chaos !== undefined);
+    if (config!.reportRuns) send({ type: 'began', id: event.id, attempt: event.attempt, fencingToken: event.fencingToken });
+    if (failOnPurpose) {
+      await recorder.failed(event.id);
+      if (chaos?.chaos === 'exit-once') process.exit(3);
+      throw new Error(`chaos: planned failure of attempt ${event.attempt}`);
+    }
+    const [min, max] = chaos?.chaos === 'hang-once' && event.attempt === 1 ? [chaos.sleepMs ?? 0, chaos.sleepMs ?? 0] : config!.workMs;
+    if (max > 0) await sleep(min + Math.random() * (max - min));
+    await recorder.effect(event.id, event.fencingToken);
+  } finally {
+    counters.inFlight -= 1;
+    if (Object.getOwnPropertyNames(Object.prototype).some((key) => !builtinPrototypeKeys.has(key))) counters.prototypePolluted = true;
+  }
+}
+
+function chaosOf(payload: unknown): ChaosPayload | undefined {
+  if (typeof payload !== 'object' || payload === null || !Object.hasOwn(payload, 'chaos')) return undefined;
+  const chaos = (payload as { chaos: unknown }).chaos;
+  return typeof chaos === 'string' ? (payload as ChaosPayload) : undefined;
+}
+
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'schedule') {
+    Promise.all(
+      message.items.map(async (item): Promise<ScheduleItemResult> => {
+        try {
+          const timing = item.at !== undefined ? { at: item.at } : { delayMs: item.delayMs ?? 0 };
+          const result = await engine.schedule(config.topic, item.id, { ...timing, payload: item.payload });
+          return { id: item.id, dueAt: result.dueAt };
+        } catch (error) {
+          return { id: item.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+        }
+      }),
+    ).then((results) => send({ type: 'scheduled', requestId: message.requestId, results }));
+  } else if (message.type === 'counters') {
+    send({ type: 'counters', requestId: message.requestId, counters: { ...counters } });
+  }
+});
+
+let stopping = false;
+process.on('SIGTERM', () => {
+  if (stopping) return;
+  stopping = true;
+  const started = Date.now();
+  engine
+    .stop({ drainMs: config.drainMs })
+    .catch(() => undefined)
+    .then(async () => {
+      send({ type: 'stopped', shutdownMs: Date.now() - started, counters: { ...counters } });
+      await recorder.close();
+      process.disconnect?.();
+      process.exit(0);
+    });
+});
+
+await engine.start();
+send({ type: 'ready' });
+
+function send(message: FromWorker): void {
+  if (process.connected) process.send?.(message);
+}
+
+function connectionOf(worker: WorkerConfig) {
+  const connection = worker.connection;
+  if (typeof connection === 'string') return connection;
+  const { tlsCaFile, ...rest } = connection;
+  return tlsCaFile ? { ...rest, tls: { ca: readFileSync(tlsCaFile) } } : rest;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function skewClock(skewMs: number): void {
+  const RealDate = Date;
+  const realNow = RealDate.now.bind(RealDate);
+  class SkewedDate extends RealDate {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(realNow() + skewMs);
+      else super(...(args as [string]));
+    }
+
+    static override now(): number {
+      return realNow() + skewMs;
+    }
+  }
+  globalThis.Date = SkewedDate as DateConstructor;
+}
