@@ -33,7 +33,7 @@ export const errorMessages = {
   payloadDate: (path: string) =>
     `${path} is a Date: payloads keep plain JSON only, so a Date would come back as a string. Pass date.toISOString() or date.getTime().`,
   payloadNotPlain: (path: string, kind: string) =>
-    `${path} is a ${kind}, not a plain object or array: convert it to plain JSON data (e.g. Object.fromEntries(map), [...set]).`,
+    `${path} is an instance of ${kind}, not a plain object or array: convert it to plain JSON data (e.g. Object.fromEntries(map), [...set]).`,
   payloadForbiddenKey: (path: string, key: string) =>
     `${path} has the key "${key}", which is refused to keep handlers safe from prototype pollution: rename it.`,
   payloadCycle: (path: string) => `${path} refers back to one of its parents (a cycle): payloads must be a tree of plain JSON data.`,
