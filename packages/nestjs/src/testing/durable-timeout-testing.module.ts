@@ -1,13 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { DurableTimeouts, ManualClock, MemoryTimeoutStore, type TopicOptions } from '@durable-timeout/core';
+import { createTestingTimeouts, DurableTimeouts, ManualClock, type TestingTimeouts, type TopicOptions } from '@durable-timeout/core';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from '../durable-timeout.constants.js';
 import { durableTimeoutProviders } from '../durable-timeout.providers.js';
 import { resolveDurableTimeoutSettings } from '../durable-timeout.settings.js';
 import type { DurableTimeoutSettings } from '../interfaces/durable-timeout-module-options.interface.js';
 import { NestTimeoutLogger } from '../nest-timeout.logger.js';
 import { TimeoutScheduler } from '../timeout.scheduler.js';
-import { DURABLE_TIMEOUT_TESTING_CLOCK } from './timeout-testing.constants.js';
+import { DURABLE_TIMEOUT_TESTING, DURABLE_TIMEOUT_TESTING_CLOCK } from './timeout-testing.constants.js';
 import { TimeoutTestingClock } from './timeout-testing.clock.js';
 
 /** Options of `DurableTimeoutTestingModule.forRoot`. */
@@ -37,7 +37,6 @@ export interface DurableTimeoutTestingOptions<TTopics extends string = string> {
 export class DurableTimeoutTestingModule {
   /** Creates the testing module for these topics. */
   static forRoot(options: DurableTimeoutTestingOptions): DynamicModule {
-    const startMs = options.startAt instanceof Date ? options.startAt.getTime() : options.startAt;
     return {
       module: DurableTimeoutTestingModule,
       global: options.isGlobal ?? false,
@@ -48,12 +47,21 @@ export class DurableTimeoutTestingModule {
           useFactory: (): DurableTimeoutSettings =>
             resolveDurableTimeoutSettings({ topics: options.topics, drainMs: 0 }, { startPollers: false }),
         },
-        { provide: DURABLE_TIMEOUT_TESTING_CLOCK, useFactory: (): ManualClock => new ManualClock(startMs) },
+        {
+          provide: DURABLE_TIMEOUT_TESTING,
+          useFactory: (_settings: DurableTimeoutSettings): TestingTimeouts =>
+            createTestingTimeouts({ topics: options.topics, startAt: options.startAt, logger: new NestTimeoutLogger() }),
+          inject: [DURABLE_TIMEOUT_SETTINGS],
+        },
+        {
+          provide: DURABLE_TIMEOUT_TESTING_CLOCK,
+          useFactory: (testing: TestingTimeouts): ManualClock => testing.clock,
+          inject: [DURABLE_TIMEOUT_TESTING],
+        },
         {
           provide: DURABLE_TIMEOUTS,
-          useFactory: (clock: ManualClock, _settings: DurableTimeoutSettings): DurableTimeouts =>
-            new DurableTimeouts({ topics: options.topics, store: new MemoryTimeoutStore(clock), logger: new NestTimeoutLogger() }),
-          inject: [DURABLE_TIMEOUT_TESTING_CLOCK, DURABLE_TIMEOUT_SETTINGS],
+          useFactory: (testing: TestingTimeouts): DurableTimeouts => testing.timeouts,
+          inject: [DURABLE_TIMEOUT_TESTING],
         },
         TimeoutTestingClock,
         ...durableTimeoutProviders,
