@@ -6,7 +6,7 @@ export interface BenchOptions {
   jsonFile: string | undefined;
   /** Where to write the Markdown tables, if anywhere. */
   markdownFile: string | undefined;
-  /** Directory for CPU profiles of the engine's worker process (`node --cpu-prof`), if any. */
+  /** Directory for CPU profiles (V8 `.cpuprofile`) of the engine's worker process over the firing window, if any. */
   profileDir: string | undefined;
   /** Run only the systems whose key is listed (all when empty). */
   only: string[];
@@ -17,10 +17,10 @@ export interface BenchOptions {
 export const USAGE = [
   'npm run bench -- [--quick] [--json FILE] [--markdown FILE] [--profile DIR] [--only engine,bullmq,...]',
   '',
-  '  --quick          shorter workloads (2 s windows, 10k burst): the whole run in under a minute',
+  '  --quick          shorter workloads (1 s windows, 10k burst): the whole run in under a minute',
   '  --json FILE      write { runs: [...], idle: {...} } to FILE',
   '  --markdown FILE  write the result tables as Markdown to FILE',
-  '  --profile DIR    run the engine worker under node --cpu-prof and summarise where its time goes',
+  '  --profile DIR    CPU-profile the engine worker while it fires; write .cpuprofile files and a summary to DIR',
   '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle',
 ].join('\n');
 

@@ -14,7 +14,7 @@ import { toJsonReport, type BenchReport, type RunResult } from './report.js';
 import { runOne } from './runner.js';
 import { renderMarkdownReport, renderTextReport } from './summary.js';
 import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.js';
-import { SYSTEMS } from './systems/index.js';
+import { loadSystem } from './systems/index.js';
 import { SYSTEM, type SystemKey } from './systems/names.js';
 import type { RedisTarget } from './systems/system.js';
 import { evaluateTargets } from './targets.js';
@@ -33,10 +33,9 @@ function wants(options: BenchOptions, key: SystemKey | 'idle'): boolean {
   return options.only.length === 0 || options.only.includes(key);
 }
 
-function profileArgs(options: BenchOptions, key: SystemKey, workload: Workload): string[] {
-  if (!options.profileDir || (key !== 'engine' && key !== 'cluster')) return [];
-  const name = `${key}-${workload.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`;
-  return ['--cpu-prof', '--cpu-prof-dir', options.profileDir, '--cpu-prof-name', name];
+function profileFileOf(options: BenchOptions, key: SystemKey, workload: Workload): string | undefined {
+  if (!options.profileDir || (key !== 'engine' && key !== 'cluster' && key !== 'nest')) return undefined;
+  return join(options.profileDir, `${key}-${workload.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
 }
 
 async function singleNodeRuns(options: BenchOptions, workloads: Workload[], report: BenchReport): Promise<void> {
@@ -52,14 +51,14 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
       for (const key of order) {
         if (key === 'nest' && index !== 0) continue;
         if (key === 'cluster' || !wants(options, key)) continue;
-        const system = SYSTEMS[key];
+        const system = await loadSystem(key);
         report.runs.push(
-          await runOne({ system, label: SYSTEM[key], workload, target, probe, prefix: nextPrefix(), workerExecArgv: profileArgs(options, key, workload), log }),
+          await runOne({ system, label: SYSTEM[key], workload, target, probe, prefix: nextPrefix(), profileFile: profileFileOf(options, key, workload), log }),
         );
       }
     }
     if (wants(options, 'idle')) {
-      const windowMs = options.quick ? 3_000 : 10_000;
+      const windowMs = options.quick ? 2_000 : 10_000;
       log(`idle: one engine instance, 4 topics x 16 slots, ${windowMs / 1000} s`);
       report.idle = await measureIdle(target, server.client(), probe, windowMs);
       log(`  ${report.idle.commandsPerSec.toFixed(2)} commands/s sent, ${report.idle.executedPerSec.toFixed(2)}/s run by Redis`);
@@ -83,7 +82,7 @@ async function clusterRun(options: BenchOptions, burst: Workload, report: BenchR
       target,
       probe,
       prefix: nextPrefix(),
-      workerExecArgv: profileArgs(options, 'cluster', burst),
+      profileFile: profileFileOf(options, 'cluster', burst),
       whilePending: async (prefix) => {
         report.clusterSpread = await clusterSpread(nodes, prefix, BENCH_TOPIC, BENCH_SLOTS);
       },
@@ -101,7 +100,7 @@ function printProfiles(dir: string, report: BenchReport): void {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
     const [key, ...rest] = file.replace(/\.cpuprofile$/, '').split('-');
     const workload = rest.join(' ');
-    const label = key === 'cluster' ? SYSTEM.cluster : SYSTEM.engine;
+    const label = SYSTEM[key as SystemKey] ?? key!;
     const run = report.runs.find((r) => r.system === label && r.workload.replace(/[^a-z0-9]+/gi, ' ') === workload);
     summaries.push(renderProfileSummary(`${label} / ${run?.workload ?? workload}`, summarizeProfile(profile), run ? run.fired : 0));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { commandCalls, commandsBetween, parseInfo, usedMemory } from './redis-info.js';
+import { commandCalls, commandMixBetween, commandsBetween, describeMix, parseInfo, usedCpuSeconds, usedMemory } from './redis-info.js';
 
 const memory = '# Memory\r\nused_memory:1048576\r\nused_memory_human:1.00M\r\n\r\n';
 const stats = [
@@ -38,5 +38,18 @@ describe('INFO parsing', () => {
     after.set('info', 9);
     after.set('hset', 4);
     expect(commandsBetween(before, after)).toBe(15 + 4);
+  });
+
+  it('describes the busiest commands per timeout', () => {
+    const before = commandCalls(stats);
+    const after = new Map([...before, ['evalsha', 30], ['hget', 15], ['info', 50]]);
+    const mix = commandMixBetween(before, after);
+    expect([...mix]).toEqual([['evalsha', 20], ['hget', 15]]);
+    expect(describeMix(mix, 10)).toBe('evalsha 2.00, hget 1.50');
+  });
+
+  it('reads the CPU seconds Redis used', () => {
+    expect(usedCpuSeconds('# CPU\r\nused_cpu_sys:1.25\r\nused_cpu_user:2.5\r\n')).toBeCloseTo(3.75);
+    expect(() => usedCpuSeconds('# CPU\r\n')).toThrow(/used_cpu_user/);
   });
 });

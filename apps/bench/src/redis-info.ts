@@ -33,12 +33,36 @@ export function commandCalls(infoText: string): Map<string, number> {
   return calls;
 }
 
+/** Calls per command between two `INFO commandstats` snapshots, leaving out the harness's own. */
+export function commandMixBetween(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
+  const mix = new Map<string, number>();
+  for (const [command, calls] of after) {
+    const delta = calls - (before.get(command) ?? 0);
+    if (!HARNESS_COMMANDS.has(command) && delta > 0) mix.set(command, delta);
+  }
+  return mix;
+}
+
 /** Commands executed between two `INFO commandstats` snapshots, leaving out the harness's own. */
 export function commandsBetween(before: Map<string, number>, after: Map<string, number>): number {
   let total = 0;
-  for (const [command, calls] of after) {
-    if (HARNESS_COMMANDS.has(command)) continue;
-    total += calls - (before.get(command) ?? 0);
-  }
+  for (const calls of commandMixBetween(before, after).values()) total += calls;
   return total;
+}
+
+/** CPU seconds (user + system, main thread and children) of an `INFO cpu` reply. */
+export function usedCpuSeconds(infoText: string): number {
+  const fields = parseInfo(infoText);
+  const value = Number(fields.get('used_cpu_user')) + Number(fields.get('used_cpu_sys'));
+  if (!Number.isFinite(value)) throw new Error('INFO cpu has no used_cpu_user / used_cpu_sys fields; is this a Redis server?');
+  return value;
+}
+
+/** The busiest commands of a mix, per timeout: `evalsha 2.00, zrangebyscore 2.00, ...`. */
+export function describeMix(mix: Map<string, number>, per: number, top = 6): string {
+  return [...mix]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([command, calls]) => `${command} ${(calls / per).toFixed(2)}`)
+    .join(', ');
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { commandCalls, usedMemory } from './redis-info.js';
+import { commandCalls, usedCpuSeconds, usedMemory } from './redis-info.js';
 
 /** Admin connections to every Redis node of a target (one, or each cluster master), for figures. */
 export class RedisProbe {
@@ -14,6 +14,12 @@ export class RedisProbe {
   async usedMemory(): Promise<number> {
     const replies = await Promise.all(this.nodes.map((node) => node.info('memory')));
     return replies.reduce((sum, reply) => sum + usedMemory(reply), 0);
+  }
+
+  /** CPU seconds used by the nodes so far, summed. */
+  async usedCpuSeconds(): Promise<number> {
+    const replies = await Promise.all(this.nodes.map((node) => node.info('cpu')));
+    return replies.reduce((sum, reply) => sum + usedCpuSeconds(reply), 0);
   }
 
   /** Calls per command summed over the nodes. */

@@ -14,6 +14,8 @@ function run(overrides: Partial<RunResult>): RunResult {
     expected: 20_000,
     duplicates: 0,
     workerCpuUsPerFired: 21.5,
+    redisCpuUsPerFired: 12,
+    commandMix: 'evalsha 2.00',
     ...overrides,
   };
 }

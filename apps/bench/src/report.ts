@@ -21,6 +21,10 @@ export interface RunResult {
   duplicates: number;
   /** CPU time of the worker process per fired timeout, microseconds. */
   workerCpuUsPerFired: number | null;
+  /** CPU time of Redis per timeout over schedule, fire and ack, microseconds. */
+  redisCpuUsPerFired: number | null;
+  /** The busiest Redis commands per timeout, e.g. `evalsha 2.00, zadd 1.00`. */
+  commandMix: string;
 }
 
 /** Cost of one idle instance. */

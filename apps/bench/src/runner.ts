@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { FireResult } from './fire-recorder.js';
-import { commandsBetween } from './redis-info.js';
+import { commandMixBetween, describeMix } from './redis-info.js';
 import type { RedisProbe } from './redis-probe.js';
 import type { RunResult } from './report.js';
 import { perSecond, summarizeLateness } from './stats.js';
@@ -20,8 +20,8 @@ export interface RunSpec {
   probe: RedisProbe;
   /** Unique key prefix of the run. */
   prefix: string;
-  /** Extra Node flags of the worker process (profiling). */
-  workerExecArgv: string[];
+  /** Where to write a CPU profile of the worker's firing window, if anywhere. */
+  profileFile?: string;
   /** Called after the schedule-only phase, while every timeout is pending (cluster spread). */
   whilePending?: (prefix: string) => Promise<void>;
   log: (line: string) => void;
@@ -37,7 +37,7 @@ interface PendingFigures {
 /** Due times far enough ahead that nothing fires during the schedule-only phase. */
 const FAR_FUTURE_MS = 3_600_000;
 /** The firing phase starts at least this long after scheduling begins. */
-const MIN_LEAD_MS = 1_500;
+const MIN_LEAD_MS = 1_000;
 /** A run gives up this long after its last due time and reports what fired. */
 const GRACE_MS = 30_000;
 /** BullMQ concurrency of BASELINE.md: 50 for 2,000/s, 100 above. */
@@ -77,7 +77,7 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
   }
 
   let lastProgress = 0;
-  const worker = WorkerProcess.fork(spec.workerExecArgv, (fired) => {
+  const worker = WorkerProcess.fork((fired) => {
     if (fired !== lastProgress) spec.log(`  fired ${formatNumber(fired)}/${formatNumber(workload.count)}`);
     lastProgress = fired;
   });
@@ -89,9 +89,10 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
   try {
     await worker.request({ type: 'start', system: system.key, target: spec.target, settings: { prefix: spec.prefix, concurrency: concurrencyOf(workload) } }, 'ready', 30_000);
     const callsBefore = system.usesRedis ? await probe.commandCalls() : null;
+    const cpuBefore = system.usesRedis ? await probe.usedCpuSeconds() : null;
     const leadMs = Math.max(MIN_LEAD_MS, Math.ceil((pending?.elapsedMs ?? 0) * 1.5) + 1_000);
     const plan = planOf(workload, Date.now() + leadMs);
-    await worker.request({ type: 'arm', plan }, 'armed', 10_000);
+    await worker.request({ type: 'arm', plan, ...(spec.profileFile ? { profileFile: spec.profileFile } : {}) }, 'armed', 10_000);
     await scheduler.scheduleAll(plan);
     const waitMs = lastDueAt(plan) - Date.now() + GRACE_MS;
     let outcome: { result: FireResult; complete: boolean };
@@ -100,18 +101,28 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
     } catch {
       outcome = await worker.request({ type: 'collect' }, 'result', 10_000);
     }
-    const callsAfter = callsBefore ? await probe.commandCalls() : null;
-    const result = toRunResult(spec, plan, outcome.result, pending, localElapsedMs, callsBefore && callsAfter ? commandsBetween(callsBefore, callsAfter) : null);
+    const redis: RedisCost | null =
+      callsBefore && cpuBefore !== null
+        ? { mix: commandMixBetween(callsBefore, await probe.commandCalls()), cpuSeconds: (await probe.usedCpuSeconds()) - cpuBefore }
+        : null;
+    const result = toRunResult(spec, plan, outcome.result, pending, localElapsedMs, redis);
     spec.log(
       `  done: ${formatNumber(result.fired - result.duplicates)}/${formatNumber(result.expected)} fired, ${formatNumber(result.firedPerSec)}/s, ` +
         `lateness p50 ${formatNumber(result.lateness?.p50)} / p99 ${formatNumber(result.lateness?.p99)} / max ${formatNumber(result.lateness?.max)} ms` +
         (outcome.complete ? '' : ' (INCOMPLETE: gave up waiting)'),
     );
+    if (result.commandMix) spec.log(`  Redis commands per timeout: ${result.commandMix}`);
     return result;
   } finally {
     await worker.stop();
     await scheduler.close();
   }
+}
+
+/** What Redis did for one run's firing phase. */
+interface RedisCost {
+  mix: Map<string, number>;
+  cpuSeconds: number;
 }
 
 function toRunResult(
@@ -120,9 +131,11 @@ function toRunResult(
   fire: FireResult,
   pending: PendingFigures | null,
   localElapsedMs: number | null,
-  commands: number | null,
+  redis: RedisCost | null,
 ): RunResult {
   const distinct = fire.lateness.length;
+  let commands = 0;
+  for (const calls of redis?.mix.values() ?? []) commands += calls;
   return {
     system: spec.label,
     workload: spec.workload.name,
@@ -130,11 +143,13 @@ function toRunResult(
     firedPerSec: fire.lastFireAt === null ? null : perSecond(distinct, Math.max(1, fire.lastFireAt - plan.startAt)),
     lateness: summarizeLateness(fire.lateness),
     bytesPerPending: pending?.bytesPerPending ?? null,
-    redisCommandsPerFired: commands === null || distinct === 0 ? null : commands / distinct,
+    redisCommandsPerFired: redis === null || distinct === 0 ? null : commands / distinct,
     fired: fire.fired,
     expected: plan.count,
     duplicates: fire.duplicates,
     workerCpuUsPerFired: distinct === 0 ? null : fire.cpuUs / distinct,
+    redisCpuUsPerFired: redis === null || distinct === 0 ? null : (redis.cpuSeconds * 1e6) / distinct,
+    commandMix: redis === null || distinct === 0 ? '' : describeMix(redis.mix, distinct),
   };
 }
 

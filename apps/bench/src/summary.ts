@@ -12,7 +12,8 @@ const RUN_COLUMNS: Column[] = [
   { header: 'max (ms)', align: 'right' },
   { header: 'B/pending', align: 'right' },
   { header: 'cmds/fired', align: 'right' },
-  { header: 'worker CPU us/fired', align: 'right' },
+  { header: 'worker CPU us', align: 'right' },
+  { header: 'Redis CPU us', align: 'right' },
   { header: 'fired', align: 'right' },
 ];
 
@@ -34,6 +35,7 @@ export function runRows(runs: readonly RunResult[]): string[][] {
     formatNumber(run.bytesPerPending),
     formatNumber(run.redisCommandsPerFired, 2),
     formatNumber(run.workerCpuUsPerFired, 1),
+    formatNumber(run.redisCpuUsPerFired, 1),
     firedCell(run),
   ]);
 }

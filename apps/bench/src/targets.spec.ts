@@ -15,6 +15,8 @@ function run(system: string, workload: string, figures: Partial<RunResult>): Run
     expected: 0,
     duplicates: 0,
     workerCpuUsPerFired: null,
+    redisCpuUsPerFired: null,
+    commandMix: '',
     ...figures,
   };
 }

@@ -35,9 +35,9 @@ export class WorkerProcess {
     });
   }
 
-  /** Forks a worker process; `execArgv` adds Node flags (e.g. `--cpu-prof`). */
-  static fork(execArgv: string[], onProgress: (fired: number) => void): WorkerProcess {
-    const child = fork(WORKER_SCRIPT, [], { execArgv: [...process.execArgv, ...execArgv], serialization: 'advanced', stdio: 'inherit' });
+  /** Forks a worker process. */
+  static fork(onProgress: (fired: number) => void): WorkerProcess {
+    const child = fork(WORKER_SCRIPT, [], { serialization: 'advanced', stdio: 'inherit' });
     return new WorkerProcess(child, onProgress);
   }
 

@@ -6,7 +6,7 @@ import type { DuePlan } from './workloads.js';
 /** Messages from the benchmark to a worker process. */
 export type ToWorker =
   | { type: 'start'; system: SystemKey; target: RedisTarget; settings: WorkerSettings }
-  | { type: 'arm'; plan: DuePlan }
+  | { type: 'arm'; plan: DuePlan; profileFile?: string }
   | { type: 'schedule-local'; plan: DuePlan }
   | { type: 'collect' }
   | { type: 'stop' };

@@ -1,7 +1,8 @@
 // A worker process of the benchmark: runs the firing side of one system and reports every handler
 // start to the parent. Forked by main.ts with the advanced IPC serialisation.
+import { CpuProfiler } from './cpu-profiler.js';
 import { FireRecorder } from './fire-recorder.js';
-import { systemOf } from './systems/index.js';
+import { loadSystem } from './systems/index.js';
 import type { Worker } from './systems/system.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
@@ -10,16 +11,23 @@ const PROGRESS_EVERY_MS = 1_000;
 const recorder = new FireRecorder();
 let worker: Worker | undefined;
 let reported = false;
+let profiler: CpuProfiler | undefined;
+let profileFile: string | undefined;
 
 function send(message: FromWorker): void {
   process.send?.(message);
 }
 
+async function report(): Promise<void> {
+  reported = true;
+  const result = recorder.result();
+  if (profiler && profileFile) await profiler.stopTo(profileFile);
+  profiler = undefined;
+  send({ type: 'result', result, complete: recorder.complete });
+}
+
 function reportIfComplete(): void {
-  if (!reported && recorder.complete) {
-    reported = true;
-    send({ type: 'result', result: recorder.result(), complete: true });
-  }
+  if (!reported && recorder.complete) void report();
 }
 
 const progress = setInterval(() => send({ type: 'progress', fired: recorder.distinct }), PROGRESS_EVERY_MS);
@@ -28,7 +36,7 @@ progress.unref();
 async function onMessage(message: ToWorker): Promise<void> {
   switch (message.type) {
     case 'start': {
-      const system = systemOf(message.system);
+      const system = await loadSystem(message.system);
       worker = await system.openWorker(message.target, message.settings, (id, reportedDueAt) => {
         recorder.record(id, reportedDueAt);
         reportIfComplete();
@@ -37,6 +45,11 @@ async function onMessage(message: ToWorker): Promise<void> {
       return;
     }
     case 'arm':
+      profileFile = message.profileFile;
+      if (profileFile) {
+        profiler = new CpuProfiler();
+        await profiler.start();
+      }
       recorder.arm(message.plan);
       reported = false;
       send({ type: 'armed' });
@@ -49,8 +62,7 @@ async function onMessage(message: ToWorker): Promise<void> {
       return;
     }
     case 'collect':
-      reported = true;
-      send({ type: 'result', result: recorder.result(), complete: recorder.complete });
+      await report();
       return;
     case 'stop':
       clearInterval(progress);

@@ -1,21 +1,22 @@
-import { bullmqSystem } from './bullmq.system.js';
-import { engineSystem } from './engine.system.js';
-import { memorySystem } from './memory.system.js';
 import type { SystemKey } from './names.js';
-import { nestSystem } from './nest.system.js';
-import { pollingSystem } from './polling.system.js';
 import type { BenchSystem } from './system.js';
 
-/** Every system by key. The cluster run uses the engine system against a cluster target. */
-export const SYSTEMS: Record<Exclude<SystemKey, 'cluster'>, BenchSystem> = {
-  engine: engineSystem,
-  nest: nestSystem,
-  bullmq: bullmqSystem,
-  memory: memorySystem,
-  polling: pollingSystem,
-};
-
-/** The system a worker process runs. */
-export function systemOf(key: SystemKey): BenchSystem {
-  return key === 'cluster' ? engineSystem : SYSTEMS[key];
+/**
+ * Loads one system. Dynamic imports keep a worker process from loading the libraries of the
+ * systems it does not run (Nest, BullMQ), which would otherwise show up in its CPU profile.
+ */
+export async function loadSystem(key: SystemKey): Promise<BenchSystem> {
+  switch (key) {
+    case 'engine':
+    case 'cluster':
+      return (await import('./engine.system.js')).engineSystem;
+    case 'nest':
+      return (await import('./nest.system.js')).nestSystem;
+    case 'bullmq':
+      return (await import('./bullmq.system.js')).bullmqSystem;
+    case 'memory':
+      return (await import('./memory.system.js')).memorySystem;
+    case 'polling':
+      return (await import('./polling.system.js')).pollingSystem;
+  }
 }

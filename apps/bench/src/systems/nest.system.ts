@@ -3,7 +3,7 @@ import { Inject, Injectable, Module, type DynamicModule, type INestApplicationCo
 import { NestFactory } from '@nestjs/core';
 import { DurableTimeoutModule, OnTimeout, TimeoutScheduler, type TimeoutEvent } from '@durable-timeout/nestjs';
 import { PAYLOAD } from '../workloads.js';
-import { BENCH_TOPIC, engineOptions, scheduleThrough } from './engine.system.js';
+import { BENCH_TOPIC, engineOptions, scheduleThrough, warmUp } from './engine.system.js';
 import type { BenchSystem, FireSink, RedisTarget } from './system.js';
 
 const FIRE_SINK = Symbol('FIRE_SINK');
@@ -46,6 +46,7 @@ export const nestSystem: BenchSystem = {
   async openScheduler(target, prefix) {
     const app = await createApp(BenchNestModule.register(target, prefix));
     const timeouts = app.get(TimeoutScheduler);
+    await warmUp((id, at) => timeouts.schedule(BENCH_TOPIC, id, { at }), (id) => timeouts.cancel(BENCH_TOPIC, id));
     return {
       scheduleAll: (plan) => scheduleThrough((id, at) => timeouts.schedule(BENCH_TOPIC, id, { at, payload: PAYLOAD }), plan),
       close: () => app.close(),

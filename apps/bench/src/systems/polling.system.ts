@@ -66,6 +66,7 @@ export const pollingSystem: BenchSystem = {
   usesRedis: true,
   async openScheduler(target, prefix) {
     const redis = clientOf(target);
+    await redis.ping();
     return { scheduleAll: (plan) => addPlan(redis, prefix, plan), close: async () => void (await redis.quit()) };
   },
   async openWorker(target, settings, sink) {
