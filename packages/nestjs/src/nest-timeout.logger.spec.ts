@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { NestTimeoutLogger, formatLogLine } from './nest-timeout.logger.js';
 
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+});
 
 describe('formatLogLine', () => {
   it('appends topic, id and attempt as key=value pairs', () => {

@@ -6,13 +6,13 @@ import { TimeoutScheduler } from './timeout.scheduler.js';
 describe('TimeoutScheduler', () => {
   it('passes every call to the engine unchanged and returns its result', async () => {
     const engine = {
-      schedule: jest.fn(async () => ({ outcome: 'created' })),
-      cancel: jest.fn(async () => 'cancelled'),
-      get: jest.fn(async () => null),
-      stats: jest.fn(async () => ({ topic: 'payment', pending: 1 })),
-      listDead: jest.fn(async () => []),
-      replayDead: jest.fn(async () => 3),
-      purgeDead: jest.fn(async () => 4),
+      schedule: jest.fn(async (..._args: unknown[]) => ({ outcome: 'created' })),
+      cancel: jest.fn(async (..._args: unknown[]) => 'cancelled'),
+      get: jest.fn(async (..._args: unknown[]) => null),
+      stats: jest.fn(async (..._args: unknown[]) => ({ topic: 'payment', pending: 1 })),
+      listDead: jest.fn(async (..._args: unknown[]) => []),
+      replayDead: jest.fn(async (..._args: unknown[]) => 3),
+      purgeDead: jest.fn(async (..._args: unknown[]) => 4),
     };
     const scheduler = new TimeoutScheduler<'payment'>(engine as unknown as DurableTimeouts, new TimeoutReadinessWatcher());
     expect(scheduler.engine).toBe(engine);
