@@ -3,6 +3,8 @@
  * suite (`timeout-store.contract.ts`) is left out on purpose: it needs Jest's globals.
  */
 export { RedisTimeoutStore, MAX_STORED_ERROR_LENGTH, truncateError, type RedisTimeoutStoreOptions } from './redis-timeout-store.js';
+export { aclRulesFor, REDIS_STORE_COMMANDS, type AclRulesOptions } from './redis-acl.js';
+export { StoreClosedError } from './store-closed.error.js';
 export { RedisUnavailableError } from './redis-unavailable.error.js';
 export { RedisReplyError } from './redis-reply.error.js';
 export { InvalidStoreOptionError } from './invalid-store-option.error.js';

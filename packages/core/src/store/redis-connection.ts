@@ -10,6 +10,9 @@ export interface OpenedConnection {
   owned: boolean;
 }
 
+/** How long a closed connection's socket may take to end cleanly before it is destroyed. */
+export const CLOSE_GRACE_MS = 500;
+
 /** Reconnect delay: grows to 2 s and never gives up, so workers resume by themselves after an outage. */
 export function reconnectDelay(attempt: number): number {
   return Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
@@ -24,6 +27,9 @@ const OWNED_DEFAULTS: RedisOptions = {
   retryStrategy: reconnectDelay,
   maxRetriesPerRequest: null,
   enableAutoPipelining: true,
+  // ioredis keeps a timer of this length after a disconnect made while it waits to reconnect; the
+  // default (2 s) would keep a closing process alive that long.
+  disconnectTimeout: CLOSE_GRACE_MS,
 };
 
 /** True for an ioredis `Redis` or `Cluster` instance (duck-typed: several ioredis copies may coexist). */
@@ -58,7 +64,7 @@ export function openConnection(connection: ConnectionOptions | undefined): Opene
       clusterRetryStrategy: reconnectDelay,
       enableAutoPipelining: true,
       ...options,
-      redisOptions: { maxRetriesPerRequest: null, ...options.redisOptions },
+      redisOptions: { maxRetriesPerRequest: null, disconnectTimeout: CLOSE_GRACE_MS, ...options.redisOptions },
     });
     return { client, owned: true };
   }

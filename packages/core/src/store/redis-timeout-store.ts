@@ -95,6 +95,8 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readyWait: Promise<void> | undefined;
   private closed = false;
   private outageReported = false;
+  /** Last error of an owned connection while it is not ready (e.g. a TLS or AUTH failure), for error messages. */
+  private lastConnectionError: string | undefined;
 
   constructor(options: RedisTimeoutStoreOptions = {}) {
     const prefix = options.prefix ?? 'dt';
@@ -114,12 +116,14 @@ export class RedisTimeoutStore implements TimeoutStore {
     // printing every reconnect attempt, and tells the logger once per outage.
     if (this.owned) {
       this.client.on('error', (error: Error) => {
+        this.lastConnectionError = error.message;
         if (this.outageReported) return;
         this.outageReported = true;
         this.logger?.warn(redisStoreMessages.connectionLost(error.message));
       });
       this.client.on('ready', () => {
         this.outageReported = false;
+        this.lastConnectionError = undefined;
       });
     }
     for (const script of registerScripts(this.client).values()) {
@@ -429,7 +433,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     try {
       const status = this.client.status;
       if (status !== 'ready' && status !== 'wait') {
-        await this.waitReady(Date.now() + this.commandTimeoutMs, () => expired(`connection ${status}`));
+        await this.waitReady(Date.now() + this.commandTimeoutMs, () =>
+          expired(this.lastConnectionError ? `connection ${status}: ${this.lastConnectionError}` : `connection ${status}`),
+        );
       }
       return await this.deadlines.run(call(), expired);
     } catch (error) {

@@ -1,5 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import { closeConnection, isCluster, reconnectDelay, type RedisClient } from './redis-connection.js';
+import { CLOSE_GRACE_MS, closeConnection, isCluster, reconnectDelay, type RedisClient } from './redis-connection.js';
 
 /**
  * Reconnect attempts of one subscriber connection before it is replaced by a new one (to the next
@@ -105,6 +105,7 @@ export class WakeSubscriber {
       autoResubscribe: true,
       maxRetriesPerRequest: null,
       enableOfflineQueue: true,
+      disconnectTimeout: CLOSE_GRACE_MS,
       retryStrategy: (attempt: number) => (attempt > RECONNECTS_BEFORE_ROTATION ? null : reconnectDelay(attempt)),
     };
     if (!isCluster(this.client)) return this.client.duplicate(override);
