@@ -3,13 +3,14 @@ import { Injectable, Module, type INestApplicationContext } from '@nestjs/common
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
-import { RedisServer } from '@durable-timeout/redis-testing';
+import { RedisServer, freePort } from '@durable-timeout/redis-testing';
 import type { DurableTimeouts } from '@durable-timeout/core';
 import {
   DURABLE_TIMEOUTS,
   DuplicateTimeoutHandlerError,
   DurableTimeoutModule,
   InvalidModuleOptionsError,
+  ModuleNotStartedError,
   OnTimeout,
   TimeoutScheduler,
   UnknownTimeoutTopicError,
@@ -174,5 +175,21 @@ describe('DurableTimeoutModule against a real Redis', () => {
     }).compile();
     await expect(compile).rejects.toThrow(InvalidModuleOptionsError);
     await expect(compile).rejects.toThrow(/'drainMs' must be a finite number/);
+  });
+
+  it('fails bootstrap fast when Redis is unreachable, and waitUntilReady says so', async () => {
+    const port = await freePort();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        DurableTimeoutModule.forRoot({ connection: `redis://127.0.0.1:${port}`, prefix: uniquePrefix('down'), topics: { reminder: {} }, commandTimeoutMs: 300 }),
+      ],
+      providers: [ReminderTimeouts],
+    }).compile();
+    try {
+      await expect(moduleRef.init()).rejects.toThrow(/did not answer/);
+      await expect(moduleRef.get(TimeoutScheduler).waitUntilReady()).rejects.toThrow(ModuleNotStartedError);
+    } finally {
+      await moduleRef.get<DurableTimeouts>(DURABLE_TIMEOUTS).stop({ drainMs: 0 });
+    }
   });
 });
