@@ -1,0 +1,61 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { RedisCluster } from '@durable-timeout/redis-testing';
+import { EngineRig, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
+
+let cluster: RedisCluster;
+const rig = new EngineRig();
+
+beforeAll(async () => {
+  cluster = await RedisCluster.start();
+}, 120_000);
+
+afterEach(async () => {
+  await rig.stopAll();
+});
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe('DurableTimeouts on a 3-master Redis Cluster', () => {
+  it('schedules, fires and cancels across every slot with two instances, ids with {, } and : included', async () => {
+    const prefix = uniquePrefix();
+    // Auto-pipelining is off here: ioredis groups auto-pipelined Cluster calls by their first
+    // argument, which for the store's scripts with a bucket tail is the key count, not a key, so
+    // concurrent claims of different slots land in one pipeline and fail (reported to the store).
+    const options = { connection: { cluster: cluster.startupNodes, options: { enableAutoPipelining: false } }, prefix, topics: { payment: { slots: 16 }, ride: { slots: 8 } } };
+    const fired = new Map<string, number>();
+    const instances = [rig.open(options), rig.open(options)];
+    for (const timeouts of instances) {
+      for (const topic of ['payment', 'ride'] as const) {
+        timeouts.handle(topic, (event) => {
+          const key = `${topic}/${event.id}`;
+          fired.set(key, (fired.get(key) ?? 0) + 1);
+        });
+      }
+      await timeouts.start();
+    }
+    const ids = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? `order:{${i}}` : i % 3 === 1 ? `{ride}:${i}:}` : `plain-${i}`));
+    const cancelled = new Set(ids.filter((_, i) => i % 5 === 0));
+    const [first, second] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    for (const [i, id] of ids.entries()) {
+      const topic = i % 2 === 0 ? 'payment' : 'ride';
+      await (i % 2 === 0 ? first : second).schedule(topic, id, { delayMs: cancelled.has(id) ? 400 : 100, payload: { id } });
+    }
+    for (const [i, id] of ids.entries()) {
+      if (cancelled.has(id)) expect(await second.cancel(i % 2 === 0 ? 'payment' : 'ride', id)).toBe('cancelled');
+    }
+    const expected = ids.filter((id) => !cancelled.has(id)).map((id) => `${ids.indexOf(id) % 2 === 0 ? 'payment' : 'ride'}/${id}`);
+    await waitUntil(() => expected.every((key) => fired.has(key)), 15_000, 'every timeout fired');
+    // Let the cancelled ones' due time pass, then everything is settled: nothing pending, nothing firing.
+    await waitUntil(async () => {
+      const [payment, ride] = await Promise.all([first.stats('payment'), first.stats('ride')]);
+      return payment.pending + payment.firing + ride.pending + ride.firing === 0;
+    });
+    const sentinel = `sentinel-${prefix}`;
+    await first.schedule('payment', sentinel, { delayMs: 450 });
+    await waitUntil(() => fired.has(`payment/${sentinel}`), 10_000, 'sentinel fired');
+    expect([...fired.keys()].sort()).toEqual([...expected, `payment/${sentinel}`].sort());
+    expect([...fired.values()].every((count) => count === 1)).toBe(true);
+  });
+});
