@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,13 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { parseDemoOptions, type DemoOptions } from './cli/demo-options.js';
 import { DemoMessages } from './demo.messages.js';
 import { DemoUsageError } from './errors/demo-usage.error.js';
+import { InstanceStartError } from './errors/instance-start.error.js';
 import { ProcessRegistry } from './processes/process-registry.js';
 import { openRedisTarget, type RedisTarget } from './redis/redis-target.js';
 import { buildJsonReport } from './report/json-report.js';
 import { computeModeFigures, type DemoMode, type ModeFigures } from './report/mode-figures.js';
-import { renderTable } from './report/report-table.js';
+import { renderTable, tableFootnotes } from './report/report-table.js';
 import { judge } from './report/verdict.js';
-import { RollingDeployScenario } from './scenario/rolling-deploy.scenario.js';
+import { RollingDeployScenario, SCENARIO_TIMINGS } from './scenario/rolling-deploy.scenario.js';
 
 const MODES: DemoMode[] = ['legacy', 'durable'];
 /** The built orders app; `ORDERS_APP_ENTRY` points the demo at another build of the same contract. */
@@ -80,6 +81,8 @@ async function main(argv: string[]): Promise<number> {
     const verdict = judge(modes);
     console.log(renderTable(modes));
     console.log('');
+    for (const line of tableFootnotes(SCENARIO_TIMINGS.leaseMs)) console.log(line);
+    console.log('');
     for (const note of verdict.notes) console.log(`Note: ${note}`);
     console.log(verdict.line);
     if (options.jsonFile) {
@@ -97,12 +100,24 @@ async function main(argv: string[]): Promise<number> {
     ok = verdict.ok;
   } catch (error) {
     console.error(`\nThe demo stopped: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof InstanceStartError) printLogTail(error.logFile);
   } finally {
     await cleanup();
   }
   if (ok) rmSync(logDir, { recursive: true, force: true });
   else console.error(`Logs of the orders instances: ${logDir}`);
   return ok ? 0 : 1;
+}
+
+const LOG_TAIL_LINES = 15;
+
+function printLogTail(logFile: string): void {
+  try {
+    const lines = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-LOG_TAIL_LINES);
+    console.error(`Last lines of ${logFile}:\n${lines.map((line) => `  | ${line}`).join('\n')}`);
+  } catch {
+    // no log yet: the message already names the file
+  }
 }
 
 function installInterruptHandlers(cleanup: () => Promise<void>, logDir: string): void {

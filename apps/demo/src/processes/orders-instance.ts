@@ -88,7 +88,7 @@ export class OrdersInstance {
     while (Date.now() < deadline) {
       if (this.exit) {
         const how = this.exit.signal ?? `code ${this.exit.code}`;
-        throw new InstanceStartError(DemoMessages.instanceExited(this.name, how, this.spec.logFile));
+        throw new InstanceStartError(DemoMessages.instanceExited(this.name, how, this.spec.logFile), this.spec.logFile);
       }
       try {
         const response = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(HEALTH_REQUEST_MS) });
@@ -99,7 +99,10 @@ export class OrdersInstance {
       }
       await Promise.race([sleep(HEALTH_POLL_MS), this.exited]);
     }
-    throw new InstanceStartError(DemoMessages.instanceNotHealthy(this.name, timeoutMs, this.spec.logFile));
+    throw new InstanceStartError(
+      DemoMessages.instanceNotHealthy(this.name, timeoutMs, this.spec.logFile),
+      this.spec.logFile,
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { emptyTally, type ModeFigures } from './mode-figures.js';
-import { formatMs, renderTable } from './report-table.js';
+import { formatMs, renderTable, tableFootnotes } from './report-table.js';
 
 function figures(overrides: Partial<ModeFigures>): ModeFigures {
   return {
@@ -66,5 +66,13 @@ describe('renderTable', () => {
     const table = renderTable([legacy, figures({ unreadable: 2, otherStatus: 1 })]);
     expect(table).toMatch(/unreadable at the end\s+0\s+2/);
     expect(table).toMatch(/other status\s+0\s+1/);
+  });
+});
+
+describe('tableFootnotes', () => {
+  it('explains stuck and lateness with the lease the demo gave the app', () => {
+    const text = tableFootnotes(2000).join(' ');
+    expect(text).toContain('TIMEOUT_LEASE_MS=2000');
+    expect(text).toMatch(/stuck: still PENDING_PAYMENT/);
   });
 });

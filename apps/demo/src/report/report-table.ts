@@ -40,3 +40,13 @@ export function renderTable(modes: ModeFigures[]): string {
   const rule = '-'.repeat(header.length);
   return [header, rule, ...rows.map((row, index) => line(row.label, cells[index]))].join('\n');
 }
+
+/** Lines printed under the table so a newcomer can read it. */
+export function tableFootnotes(leaseMs: number): string[] {
+  return [
+    'stuck: still PENDING_PAYMENT after the last deadline: its in-memory timer died with its process.',
+    'lateness: from the payment deadline to PAYMENT_TIMEOUT. Durable lateness comes from the moments no',
+    'instance was up, and from the SIGKILLed instance\'s claims, which other instances fire again once',
+    `their lease (TIMEOUT_LEASE_MS=${leaseMs}) has expired.`,
+  ];
+}

@@ -30,8 +30,12 @@ export const SCENARIO_TIMINGS = {
   placementSpreadMs: 2500,
   /** Every fourth order is paid this long after creation at most: well before its deadline. */
   onTimePaymentDelayMaxMs: 1500,
-  /** The deploy starts once this share of the deadline window has passed: some timeouts fired, most are ahead. */
-  deployAfterDeadlineShare: 0.25,
+  /**
+   * The first restart starts as soon as the orders are placed, before any deadline. The second
+   * waits until this share of the deadline window has passed (if the first took less long), so it
+   * lands while timeouts are falling due, on fast and slow machines alike.
+   */
+  secondRestartAtWindowShare: 0.5,
   /** Share of orders paid after they timed out, to show the 409. */
   latePaymentShare: 0.05,
   /**
@@ -84,8 +88,8 @@ export class RollingDeployScenario {
       const [a, b] = await this.startInstances();
       await this.placeOrders();
       this.startTicker();
-      await this.waitForFirstTimeouts();
       const aReplacement = await this.restartGracefully(a, "A'");
+      await this.waitForMidWindow();
       await this.restartWithCrash(b, "B'", aReplacement, "A''");
       await this.waitPastDeadlines();
       this.stopTicker();
@@ -190,18 +194,22 @@ export class RollingDeployScenario {
     }
   }
 
-  private async waitForFirstTimeouts(): Promise<void> {
+  private async waitForMidWindow(): Promise<void> {
     const first = this.tracker.firstDeadline;
-    const deployAt = first + (this.tracker.lastDeadline - first) * SCENARIO_TIMINGS.deployAfterDeadlineShare;
+    const at = first + (this.tracker.lastDeadline - first) * SCENARIO_TIMINGS.secondRestartAtWindowShare;
+    if (at <= Date.now()) return;
     this.progress.phase(
-      `letting the first timeouts fire: the deploy starts in ${((deployAt - Date.now()) / 1000).toFixed(1)} s, ` +
-        `with ${Math.round((1 - SCENARIO_TIMINGS.deployAfterDeadlineShare) * 100)}% of the deadlines still ahead`,
+      `letting timeouts fall due: the second restart starts in ${((at - Date.now()) / 1000).toFixed(1)} s, ` +
+        'halfway through the payment deadlines',
     );
-    await sleep(deployAt - Date.now());
+    await sleep(at - Date.now());
   }
 
   private async restartGracefully(old: OrdersInstance, replacementName: string): Promise<OrdersInstance> {
-    this.progress.phase(`rolling restart 1/2: SIGTERM ${old.name}, start ${replacementName}`);
+    const firstIn = ((this.tracker.firstDeadline - Date.now()) / 1000).toFixed(1);
+    this.progress.phase(
+      `rolling restart 1/2: SIGTERM ${old.name}, start ${replacementName} (first payment deadline in ${firstIn} s)`,
+    );
     this.pool.remove(old);
     const [, replacement] = await Promise.all([this.terminate(old), this.startInstance(replacementName)]);
     this.progress.status(`${old.name} drained and exited, ${replacementName} is up (port ${replacement.port})`);
