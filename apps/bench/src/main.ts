@@ -1,7 +1,7 @@
 // `npm run bench`: durable-timeout beside BullMQ delayed jobs, in-memory setTimeout and one-second
 // polling, in one run against the same fresh Redis. See docs/BENCHMARKS.md.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
@@ -46,6 +46,7 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
     const target: RedisTarget = { kind: 'single', host: server.host, port: server.port };
     const version = (await admin.info('server')).match(/redis_version:(\S+)/)?.[1] ?? '?';
     log(`Redis ${version} on port ${server.port} (no persistence)`);
+    report.environment.push(`Redis ${version}, one local server without persistence; the cluster run: 3 local masters`);
     const order: SystemKey[] = ['engine', 'nest', 'bullmq', 'memory', 'polling'];
     for (const [index, workload] of workloads.entries()) {
       for (const key of order) {
@@ -129,10 +130,21 @@ async function main(): Promise<void> {
   }
   const workloads = standardWorkloads(options.quick);
   log(`durable-timeout benchmark (${options.quick ? 'quick' : 'full'}): Node ${process.version}, ${availableParallelism()} cores, bullmq ${bullmqVersion()}`);
-  const report: BenchReport = { quick: options.quick, runs: [], idle: null, clusterSpread: [] };
+  const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' / ');
+  const report: BenchReport = {
+    quick: options.quick,
+    environment: [
+      `${options.quick ? 'quick' : 'full'} run, ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ${availableParallelism()} cores, bullmq ${bullmqVersion()}`,
+    ],
+    runs: [],
+    idle: null,
+    clusterSpread: [],
+  };
+  const loadBefore = load();
   await singleNodeRuns(options, workloads, report);
   if (wants(options, 'cluster')) await clusterRun(options, workloads[workloads.length - 1]!, report);
 
+  report.environment.push(`load average (1 / 5 / 15 min) before ${loadBefore}, after ${load()}`);
   const verdicts = evaluateTargets(report);
   console.log(`\n${renderTextReport(report, verdicts)}\n`);
   if (options.jsonFile) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { commandCalls, commandMixBetween, commandsBetween, describeMix, parseInfo, usedCpuSeconds, usedMemory } from './redis-info.js';
+import { commandCalls, commandMixBetween, commandsBetween, describeMix, networkBytes, parseInfo, usedCpuSeconds, usedMemory } from './redis-info.js';
 
 const memory = '# Memory\r\nused_memory:1048576\r\nused_memory_human:1.00M\r\n\r\n';
 const stats = [
@@ -51,5 +51,10 @@ describe('INFO parsing', () => {
   it('reads the CPU seconds Redis used', () => {
     expect(usedCpuSeconds('# CPU\r\nused_cpu_sys:1.25\r\nused_cpu_user:2.5\r\n')).toBeCloseTo(3.75);
     expect(() => usedCpuSeconds('# CPU\r\n')).toThrow(/used_cpu_user/);
+  });
+
+  it('reads the bytes Redis exchanged with its clients', () => {
+    expect(networkBytes('# Stats\r\ntotal_net_input_bytes:100\r\ntotal_net_output_bytes:250\r\n')).toEqual({ input: 100, output: 250 });
+    expect(() => networkBytes('# Stats\r\n')).toThrow(/total_net_input_bytes/);
   });
 });

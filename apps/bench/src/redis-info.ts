@@ -66,3 +66,12 @@ export function describeMix(mix: Map<string, number>, per: number, top = 6): str
     .map(([command, calls]) => `${command} ${(calls / per).toFixed(2)}`)
     .join(', ');
 }
+
+/** Bytes Redis read from and wrote to its clients so far, from an `INFO stats` reply. */
+export function networkBytes(infoText: string): { input: number; output: number } {
+  const fields = parseInfo(infoText);
+  const input = Number(fields.get('total_net_input_bytes'));
+  const output = Number(fields.get('total_net_output_bytes'));
+  if (!Number.isFinite(input) || !Number.isFinite(output)) throw new Error('INFO stats has no total_net_input_bytes / total_net_output_bytes fields.');
+  return { input, output };
+}

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { commandCalls, usedCpuSeconds, usedMemory } from './redis-info.js';
+import { commandCalls, networkBytes, usedCpuSeconds, usedMemory } from './redis-info.js';
 
 /** Admin connections to every Redis node of a target (one, or each cluster master), for figures. */
 export class RedisProbe {
@@ -20,6 +20,12 @@ export class RedisProbe {
   async usedCpuSeconds(): Promise<number> {
     const replies = await Promise.all(this.nodes.map((node) => node.info('cpu')));
     return replies.reduce((sum, reply) => sum + usedCpuSeconds(reply), 0);
+  }
+
+  /** Bytes read from and written to clients so far, summed over the nodes. */
+  async networkBytes(): Promise<{ input: number; output: number }> {
+    const replies = await Promise.all(this.nodes.map((node) => node.info('stats')));
+    return replies.map(networkBytes).reduce((sum, n) => ({ input: sum.input + n.input, output: sum.output + n.output }), { input: 0, output: 0 });
   }
 
   /** Calls per command summed over the nodes. */

@@ -16,6 +16,8 @@ function run(overrides: Partial<RunResult>): RunResult {
     workerCpuUsPerFired: 21.5,
     redisCpuUsPerFired: 12,
     commandMix: 'evalsha 2.00',
+    netInPerFired: 300,
+    netOutPerFired: 100,
     ...overrides,
   };
 }
@@ -24,6 +26,7 @@ describe('toJsonReport', () => {
   it('writes exactly the shape of issue 5, rounded', () => {
     const report: BenchReport = {
       quick: false,
+      environment: [],
       runs: [run({}), run({ system: 'setTimeout (memory)', lateness: null, bytesPerPending: null, redisCommandsPerFired: null })],
       idle: { system: 'durable-timeout', commandsPerSec: 1.066, executedPerSec: 5.2, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
       clusterSpread: [{ node: '127.0.0.1:7000', slots: 5, timeouts: 100 }],
@@ -54,7 +57,7 @@ describe('toJsonReport', () => {
   });
 
   it('keeps the idle key when idle was not measured', () => {
-    const json = toJsonReport({ quick: true, runs: [], idle: null, clusterSpread: [] });
+    const json = toJsonReport({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [] });
     expect(json).toEqual({ runs: [], idle: { system: 'durable-timeout', commandsPerSec: null } });
   });
 });

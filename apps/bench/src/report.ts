@@ -25,6 +25,9 @@ export interface RunResult {
   redisCpuUsPerFired: number | null;
   /** The busiest Redis commands per timeout, e.g. `evalsha 2.00, zadd 1.00`. */
   commandMix: string;
+  /** Bytes Redis read from / wrote to clients per timeout over schedule, fire and ack. */
+  netInPerFired: number | null;
+  netOutPerFired: number | null;
 }
 
 /** Cost of one idle instance. */
@@ -51,6 +54,8 @@ export interface ShardSpread {
 /** A whole run of the benchmark. */
 export interface BenchReport {
   quick: boolean;
+  /** Where it ran: Node, cores, Redis and BullMQ versions, load average before and after. */
+  environment: string[];
   runs: RunResult[];
   idle: IdleResult | null;
   clusterSpread: ShardSpread[];

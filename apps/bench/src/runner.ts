@@ -90,6 +90,7 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
     await worker.request({ type: 'start', system: system.key, target: spec.target, settings: { prefix: spec.prefix, concurrency: concurrencyOf(workload) } }, 'ready', 30_000);
     const callsBefore = system.usesRedis ? await probe.commandCalls() : null;
     const cpuBefore = system.usesRedis ? await probe.usedCpuSeconds() : null;
+    const netBefore = system.usesRedis ? await probe.networkBytes() : null;
     const leadMs = Math.max(MIN_LEAD_MS, Math.ceil((pending?.elapsedMs ?? 0) * 1.5) + 1_000);
     const plan = planOf(workload, Date.now() + leadMs);
     await worker.request({ type: 'arm', plan, ...(spec.profileFile ? { profileFile: spec.profileFile } : {}) }, 'armed', 10_000);
@@ -102,8 +103,12 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
       outcome = await worker.request({ type: 'collect' }, 'result', 10_000);
     }
     const redis: RedisCost | null =
-      callsBefore && cpuBefore !== null
-        ? { mix: commandMixBetween(callsBefore, await probe.commandCalls()), cpuSeconds: (await probe.usedCpuSeconds()) - cpuBefore }
+      callsBefore && cpuBefore !== null && netBefore
+        ? {
+            mix: commandMixBetween(callsBefore, await probe.commandCalls()),
+            cpuSeconds: (await probe.usedCpuSeconds()) - cpuBefore,
+            net: await probe.networkBytes().then((after) => ({ input: after.input - netBefore.input, output: after.output - netBefore.output })),
+          }
         : null;
     const result = toRunResult(spec, plan, outcome.result, pending, localElapsedMs, redis);
     spec.log(
@@ -111,7 +116,9 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
         `lateness p50 ${formatNumber(result.lateness?.p50)} / p99 ${formatNumber(result.lateness?.p99)} / max ${formatNumber(result.lateness?.max)} ms` +
         (outcome.complete ? '' : ' (INCOMPLETE: gave up waiting)'),
     );
-    if (result.commandMix) spec.log(`  Redis commands per timeout: ${result.commandMix}`);
+    if (result.commandMix) {
+      spec.log(`  Redis per timeout: ${result.commandMix}; network in ${formatNumber(result.netInPerFired)} B, out ${formatNumber(result.netOutPerFired)} B`);
+    }
     return result;
   } finally {
     await worker.stop();
@@ -123,6 +130,7 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
 interface RedisCost {
   mix: Map<string, number>;
   cpuSeconds: number;
+  net: { input: number; output: number };
 }
 
 function toRunResult(
@@ -150,6 +158,8 @@ function toRunResult(
     workerCpuUsPerFired: distinct === 0 ? null : fire.cpuUs / distinct,
     redisCpuUsPerFired: redis === null || distinct === 0 ? null : (redis.cpuSeconds * 1e6) / distinct,
     commandMix: redis === null || distinct === 0 ? '' : describeMix(redis.mix, distinct),
+    netInPerFired: redis === null || distinct === 0 ? null : redis.net.input / distinct,
+    netOutPerFired: redis === null || distinct === 0 ? null : redis.net.output / distinct,
   };
 }
 

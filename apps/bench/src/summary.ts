@@ -71,6 +71,8 @@ function extraLines(report: BenchReport): string[] {
 /** The readable report printed at the end of a run. */
 export function renderTextReport(report: BenchReport, verdicts: readonly TargetVerdict[]): string {
   return [
+    ...report.environment,
+    '',
     renderTable(RUN_COLUMNS, runRows(report.runs)),
     '',
     ...extraLines(report),
@@ -82,6 +84,8 @@ export function renderTextReport(report: BenchReport, verdicts: readonly TargetV
 /** The same report as Markdown (`--markdown FILE`), pasted into docs/BENCHMARKS.md. */
 export function renderMarkdownReport(report: BenchReport, verdicts: readonly TargetVerdict[]): string {
   return [
+    ...report.environment.map((line) => `- ${line}`),
+    '',
     renderMarkdownTable(RUN_COLUMNS, runRows(report.runs)),
     '',
     ...extraLines(report).map((line) => `${line}\n`),

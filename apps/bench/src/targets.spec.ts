@@ -17,6 +17,8 @@ function run(system: string, workload: string, figures: Partial<RunResult>): Run
     workerCpuUsPerFired: null,
     redisCpuUsPerFired: null,
     commandMix: '',
+    netInPerFired: null,
+    netOutPerFired: null,
     ...figures,
   };
 }
@@ -26,6 +28,7 @@ const late = (p99: number) => ({ p50: 0, p99, max: p99 });
 function report(engineP99Slow: number, idlePerSec: number): BenchReport {
   return {
     quick: false,
+    environment: [],
     runs: [
       run('durable-timeout', 'steady 2k/s', { lateness: late(engineP99Slow), schedulePerSec: 90_000, bytesPerPending: 150 }),
       run('bullmq', 'steady 2k/s', { lateness: late(86), schedulePerSec: 18_000, bytesPerPending: 850 }),
@@ -68,7 +71,7 @@ describe('evaluateTargets', () => {
   });
 
   it('says n/a when a figure is missing', () => {
-    const verdicts = evaluateTargets({ quick: true, runs: [], idle: null, clusterSpread: [] });
+    const verdicts = evaluateTargets({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [] });
     expect(verdicts.every((v) => v.pass === null)).toBe(true);
   });
 });

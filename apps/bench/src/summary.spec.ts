@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import type { BenchReport, RunResult } from './report.js';
+import { renderMarkdownReport, renderTextReport, runRows, targetRows } from './summary.js';
+
+const run: RunResult = {
+  system: 'durable-timeout',
+  workload: 'burst 50k',
+  schedulePerSec: 90_123.4,
+  firedPerSec: 51_000,
+  lateness: { p50: 120, p99: 480, max: 510 },
+  bytesPerPending: 150.2,
+  redisCommandsPerFired: 7.166,
+  fired: 50_003,
+  expected: 50_000,
+  duplicates: 3,
+  workerCpuUsPerFired: 14.44,
+  redisCpuUsPerFired: 20.06,
+  commandMix: 'hset 2.00',
+  netInPerFired: 120,
+  netOutPerFired: 80,
+};
+
+const report: BenchReport = {
+  quick: false,
+  environment: ['full run, Node v20'],
+  runs: [run],
+  idle: { system: 'durable-timeout', commandsPerSec: 1.07, executedPerSec: 5.5, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
+  clusterSpread: [{ node: '127.0.0.1:7001', slots: 6, timeouts: 18_000 }],
+};
+
+describe('summary', () => {
+  it('formats one row per run, duplicates shown apart', () => {
+    expect(runRows([run])).toEqual([
+      ['durable-timeout', 'burst 50k', '90,123', '51,000', '120', '480', '510', '150', '7.17', '14.4', '20.1', '50,000/50,000 +3 dup'],
+    ]);
+  });
+
+  it('spells verdicts out, n/a when a figure was missing', () => {
+    expect(targetRows([{ target: 't', measured: 'm', pass: true }, { target: 'u', measured: '-', pass: null }, { target: 'v', measured: 'x', pass: false }]).map((row) => row[2])).toEqual(['PASS', 'n/a', 'FAIL']);
+  });
+
+  it('prints the environment, the runs, idle, cluster spread and targets', () => {
+    const text = renderTextReport(report, [{ target: 'idle', measured: '1.07/s', pass: true }]);
+    expect(text.split('\n')[0]).toBe('full run, Node v20');
+    expect(text).toContain('1.07 commands/s sent, 5.50 commands/s run by Redis');
+    expect(text).toContain('127.0.0.1:7001: 6 slots, 18,000 timeouts');
+    expect(text).toMatch(/idle\s+1\.07\/s\s+PASS/);
+  });
+
+  it('renders the same report as Markdown tables', () => {
+    const markdown = renderMarkdownReport(report, []);
+    expect(markdown.startsWith('- full run, Node v20\n')).toBe(true);
+    expect(markdown).toContain('| durable-timeout | burst 50k | 90,123 |');
+  });
+});
