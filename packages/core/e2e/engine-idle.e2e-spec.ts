@@ -1,0 +1,62 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { RedisServer } from '@durable-timeout/redis-testing';
+import type { Redis } from 'ioredis';
+import { EngineRig, recordingLogger, uniquePrefix } from './fixtures/engine-helpers.js';
+
+// A server of its own: the command counter must see this engine's traffic only.
+let server: RedisServer;
+let raw: Redis;
+const rig = new EngineRig();
+
+beforeAll(async () => {
+  server = await RedisServer.start();
+  raw = server.client();
+});
+
+afterEach(async () => {
+  await rig.stopAll();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Counts the commands clients send (MONITOR), leaving out those run inside scripts. */
+async function countCommands(windowMs: number): Promise<number> {
+  const monitor = await raw.monitor();
+  let commands = 0;
+  monitor.on('monitor', (_time: string, _args: string[], source: string) => {
+    if (!source.includes('lua')) commands++;
+  });
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  monitor.disconnect();
+  return commands;
+}
+
+describe('an idle instance', () => {
+  it('costs one claim per slot per sweep, no more (4 topics x 16 slots)', async () => {
+    const sweepIntervalMs = 1_000;
+    const topics = { a: {}, b: {}, c: {}, d: {} };
+    const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics, sweepIntervalMs });
+    for (const topic of Object.keys(topics) as (keyof typeof topics)[]) timeouts.handle(topic, () => undefined);
+    await timeouts.start();
+    // Let the first claims of start() go by, then count over a window of several sweeps.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const windowMs = 3_000;
+    const commands = await countCommands(windowMs);
+    const slots = 4 * 16;
+    // Each slot sweeps every 0.85-1.0 x sweepIntervalMs: at most slots * window / (0.85 * sweep), plus timer slack.
+    expect(commands).toBeLessThanOrEqual(Math.ceil((slots * windowMs) / (0.85 * sweepIntervalMs)) + slots);
+    expect(commands).toBeGreaterThanOrEqual(slots);
+  });
+
+  it('start() warns when Redis keeps no append-only file', async () => {
+    const logger = recordingLogger();
+    const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics: { a: {} }, logger });
+    timeouts.handle('a', () => undefined);
+    await timeouts.start();
+    expect(logger.lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
+      expect.stringMatching(/append-only file/),
+    ]);
+  });
+});
