@@ -13,7 +13,8 @@ export const DemoMessages = {
       '  --help            show this help',
       '',
       'With REDIS_URL set the demo uses that Redis under its own key prefixes; otherwise it starts a',
-      'throwaway redis-server (it must be on the PATH).',
+      'throwaway redis-server (it must be on the PATH). ORDERS_APP_ENTRY runs another build of the',
+      'orders app (default: apps/orders/dist/main.js).',
     ].join('\n'),
   badFlag: (detail: string): string => `${detail}\nRun with --help to see the flags.`,
   notAnInteger: (flag: string, value: string, min: number, max: number): string =>
@@ -26,6 +27,7 @@ export const DemoMessages = {
     `Orders instance ${name} did not answer /health within ${waitedMs} ms. Check its log: ${log}`,
   noLiveInstance: (waitedMs: number): string =>
     `No orders instance was reachable for ${waitedMs} ms. Check the instance logs printed below.`,
+  poolClosed: (): string => 'The demo has stopped its orders instances; no request is sent any more.',
   redisUnreachable: (url: string, detail: string): string =>
     `Could not reach Redis at ${url} (${detail}). Check REDIS_URL, or unset it to let the demo start its own redis-server.`,
 } as const;

@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { parseDemoOptions, type DemoOptions } from './cli/demo-options.js';
 import { DemoMessages } from './demo.messages.js';
-import { DemoUsageError } from './errors/demo-usage.error.js';
-import { InstanceStartError } from './errors/instance-start.error.js';
+import { DemoUsageError, InstanceStartError } from './errors/index.js';
 import { ProcessRegistry } from './processes/process-registry.js';
 import { openRedisTarget, type RedisTarget } from './redis/redis-target.js';
 import { buildJsonReport } from './report/json-report.js';
@@ -94,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
         modes,
         verdict,
       });
-      writeFileSync(resolve(options.jsonFile), `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(resolve(userCwd(), options.jsonFile), `${JSON.stringify(report, null, 2)}\n`);
       console.log(`Figures written to ${options.jsonFile}`);
     }
     ok = verdict.ok;
@@ -110,6 +109,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const LOG_TAIL_LINES = 15;
+
+/** The folder the user ran the command from: npm runs scripts from the package root and says where it was. */
+function userCwd(): string {
+  return process.env.INIT_CWD || process.cwd();
+}
 
 function printLogTail(logFile: string): void {
   try {
@@ -136,4 +140,7 @@ function installInterruptHandlers(cleanup: () => Promise<void>, logDir: string):
   process.on('SIGTERM', onSignal);
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const exitCode = await main(process.argv.slice(2));
+process.exitCode = exitCode;
+// Everything the demo opened is closed by now; should a stray handle remain, do not hang on it.
+setTimeout(() => process.exit(exitCode), 5000).unref();

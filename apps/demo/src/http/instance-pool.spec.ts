@@ -82,4 +82,15 @@ describe('InstancePool', () => {
     const pool = new InstancePool(30);
     await expect(pool.request('/x', {}, 'idempotent')).rejects.toThrow(/No orders instance was reachable for 30 ms/);
   });
+
+  it('fails waiting and new requests at once when closed, and takes no instance back', async () => {
+    const fetchMock = mockFetch(() => new Response('{}'));
+    const pool = new InstancePool();
+    const waiting = pool.request('/x', {}, 'idempotent');
+    pool.close();
+    await expect(waiting).rejects.toThrow(/stopped its orders instances/);
+    pool.add(a);
+    await expect(pool.request('/x', {}, 'idempotent')).rejects.toThrow(/stopped its orders instances/);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
 });

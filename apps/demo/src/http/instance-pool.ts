@@ -21,6 +21,7 @@ const REQUEST_TIMEOUT_MS = 5000;
 export class InstancePool<M extends PoolMember = PoolMember> {
   private members: M[] = [];
   private cursor = 0;
+  private closed = false;
   /** Requests that got no HTTP answer at all, retried or not. */
   networkErrors = 0;
 
@@ -28,7 +29,13 @@ export class InstancePool<M extends PoolMember = PoolMember> {
 
   /** Puts an instance in rotation. */
   add(member: M): void {
-    if (!this.members.includes(member)) this.members.push(member);
+    if (!this.closed && !this.members.includes(member)) this.members.push(member);
+  }
+
+  /** Takes every instance out of rotation for good: requests, waiting ones included, fail at once. */
+  close(): void {
+    this.closed = true;
+    this.members = [];
   }
 
   /** Takes an instance out of rotation. */
@@ -49,7 +56,7 @@ export class InstancePool<M extends PoolMember = PoolMember> {
   async request(path: string, init: RequestInit, retry: RetryPolicy): Promise<Response> {
     const deadline = Date.now() + this.noMemberTimeoutMs;
     let lastError: unknown;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && !this.closed) {
       const member = this.next();
       if (!member) {
         await sleep(WAIT_FOR_MEMBER_MS);
@@ -64,6 +71,7 @@ export class InstancePool<M extends PoolMember = PoolMember> {
         await sleep(WAIT_FOR_MEMBER_MS);
       }
     }
+    if (this.closed) throw new NoLiveInstanceError(DemoMessages.poolClosed());
     throw lastError ?? new NoLiveInstanceError(DemoMessages.noLiveInstance(this.noMemberTimeoutMs));
   }
 

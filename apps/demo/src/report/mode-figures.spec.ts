@@ -24,6 +24,7 @@ function record(finalViews: (OrderView | undefined)[]): ModeRunRecord {
     latePayments: { attempted: 3, confirmed: 0, refused: 2, failed: 1 },
     sigterms: 2,
     sigkills: 1,
+    forcedKills: 1,
     durationMs: 12_345,
   };
 }
@@ -54,6 +55,7 @@ describe('computeModeFigures', () => {
       ordersWithDuplicates: 0,
       sigterms: 2,
       sigkills: 1,
+      forcedKills: 1,
       durationMs: 12_345,
     });
     expect(figures.latePayments).toEqual({ attempted: 3, confirmed: 0, refused: 2, failed: 1 });

@@ -25,6 +25,8 @@ export interface ModeRunRecord {
   latePayments: PaymentTally;
   sigterms: number;
   sigkills: number;
+  /** Instances that did not exit within the grace period after SIGTERM and were killed. */
+  forcedKills: number;
   durationMs: number;
 }
 
@@ -57,6 +59,8 @@ export interface ModeFigures {
   latePayments: PaymentTally;
   sigterms: number;
   sigkills: number;
+  /** Instances that did not exit within the grace period after SIGTERM and were killed. */
+  forcedKills: number;
   durationMs: number;
 }
 
@@ -117,6 +121,7 @@ export function computeModeFigures(record: ModeRunRecord): ModeFigures {
     latePayments: { ...record.latePayments },
     sigterms: record.sigterms,
     sigkills: record.sigkills,
+    forcedKills: record.forcedKills,
     durationMs: record.durationMs,
   };
 }

@@ -22,6 +22,7 @@ function figures(overrides: Partial<ModeFigures>): ModeFigures {
     latePayments: { attempted: 15, confirmed: 0, refused: 15, failed: 0 },
     sigterms: 2,
     sigkills: 1,
+    forcedKills: 0,
     durationMs: 20_000,
     ...overrides,
   };

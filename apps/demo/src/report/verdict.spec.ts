@@ -22,6 +22,7 @@ function figures(overrides: Partial<ModeFigures>): ModeFigures {
     latePayments: { attempted: 15, confirmed: 0, refused: 15, failed: 0 },
     sigterms: 2,
     sigkills: 1,
+    forcedKills: 0,
     durationMs: 20_000,
     ...overrides,
   };
@@ -63,6 +64,12 @@ describe('judge', () => {
 
   it('notes a late payment that confirmed a timed-out order', () => {
     const verdict = judge([legacy, figures({ latePayments: { attempted: 3, confirmed: 1, refused: 2, failed: 0 } })]);
-    expect(verdict.notes.join(' ')).toMatch(/1 late payment/);
+    expect(verdict.notes.join(' ')).toMatch(/durable: 1 late payment/);
+  });
+
+  it('notes instances that had to be killed after SIGTERM', () => {
+    const verdict = judge([figures({ mode: 'legacy', stuck: 5, forcedKills: 2 }), figures({})]);
+    expect(verdict.ok).toBe(true);
+    expect(verdict.notes).toEqual(['legacy: 2 instance(s) did not exit after SIGTERM and were killed.']);
   });
 });

@@ -24,8 +24,15 @@ export function judge(modes: ModeFigures[]): Verdict {
         'Run again with a longer --timeout-ms to see the failure.',
     );
   }
-  if (durable && durable.latePayments.confirmed > 0) {
-    notes.push(`${durable.latePayments.confirmed} late payment(s) confirmed an order that had already timed out.`);
+  for (const figures of modes) {
+    if (figures.latePayments.confirmed > 0) {
+      notes.push(
+        `${figures.mode}: ${figures.latePayments.confirmed} late payment(s) confirmed an order that had already timed out.`,
+      );
+    }
+    if (figures.forcedKills > 0) {
+      notes.push(`${figures.mode}: ${figures.forcedKills} instance(s) did not exit after SIGTERM and were killed.`);
+    }
   }
   if (!durable) return { ok: false, line: 'FAIL: the durable mode did not run.', notes };
 

@@ -40,7 +40,7 @@ export const SCENARIO_TIMINGS = {
   latePaymentShare: 0.05,
   /**
    * TIMEOUT_LEASE_MS of the orders app: how long a claimed timeout stays with the instance that
-   * claimed it. The SIGKILLed instance's claims come back after this, so it bounds the worst lateness.
+   * claimed it. The app's default (30 s) would hold the SIGKILLed instance's claims past the demo.
    */
   leaseMs: 2000,
   /** DRAIN_MS of the orders app. */
@@ -104,6 +104,7 @@ export class RollingDeployScenario {
         latePayments: { ...this.latePayments },
         sigterms: this.sigterms,
         sigkills: this.sigkills,
+        forcedKills: this.forcedKills,
         durationMs: Date.now() - startedAt,
       };
     } finally {
@@ -305,13 +306,8 @@ export class RollingDeployScenario {
   }
 
   private async stopAll(): Promise<void> {
-    for (const instance of this.instances) this.pool.remove(instance);
+    this.pool.close();
     await Promise.all(this.instances.map((instance) => instance.terminate(SCENARIO_TIMINGS.terminateGraceMs)));
-  }
-
-  /** SIGKILLs that the demo had to send after SIGTERM timed out. */
-  get forcedKillCount(): number {
-    return this.forcedKills;
   }
 }
 
