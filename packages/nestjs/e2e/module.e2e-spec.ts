@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Injectable, Module, type INestApplicationContext } from '@nestjs/common';
+import { Injectable, Module, type LoggerService } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
@@ -40,6 +40,33 @@ class ReminderService {
 
 @Module({ providers: [ReminderService, ReminderTimeouts], exports: [ReminderService] })
 class RemindersModule {}
+
+@Injectable()
+class FlakyReminderTimeouts {
+  calls = 0;
+  @OnTimeout('reminder')
+  onReminder(): void {
+    this.calls += 1;
+    if (this.calls === 1) throw new Error('mail server down');
+  }
+}
+
+/** Collects every log line the application writes. */
+class CapturingLogger implements LoggerService {
+  readonly lines: string[] = [];
+  log(message: unknown, ...rest: unknown[]): void {
+    this.lines.push(['log', message, ...rest].map(String).join(' '));
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.lines.push(['warn', message, ...rest].map(String).join(' '));
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.lines.push(['error', message, ...rest].map(String).join(' '));
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.lines.push(['debug', message, ...rest].map(String).join(' '));
+  }
+}
 
 @Injectable()
 class DuplicateReminderTimeouts {
@@ -190,6 +217,34 @@ describe('DurableTimeoutModule against a real Redis', () => {
       await expect(moduleRef.get(TimeoutScheduler).waitUntilReady()).rejects.toThrow(ModuleNotStartedError);
     } finally {
       await moduleRef.get<DurableTimeouts>(DURABLE_TIMEOUTS).stop({ drainMs: 0 });
+    }
+  });
+
+  it('logs through Nest Logger with topic, id and attempt, never the payload', async () => {
+    const logger = new CapturingLogger();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        DurableTimeoutModule.forRoot({
+          connection: redis.url,
+          prefix: uniquePrefix('logs'),
+          topics: { reminder: { slots: 1, backoff: { baseMs: 10, capMs: 10 } } },
+        }),
+      ],
+      providers: [FlakyReminderTimeouts],
+    })
+      .setLogger(logger)
+      .compile();
+    const app = await moduleRef.init();
+    try {
+      const secret = 'card-4111-1111-1111-1111';
+      await app.get(TimeoutScheduler).schedule('reminder', 'r-logged', { delayMs: 0, payload: { text: secret } });
+      await waitFor('the retry to succeed', () => app.get(FlakyReminderTimeouts).calls >= 2);
+      const failure = await waitFor('the failure to be logged', () => logger.lines.find((line) => line.includes('mail server down')));
+      expect(failure).toMatch(/^warn .*topic=reminder id=r-logged attempt=1 .*DurableTimeouts$/);
+      expect(logger.lines.some((line) => line.includes("Firing timeouts of 'reminder'"))).toBe(true);
+      expect(logger.lines.filter((line) => line.includes(secret))).toEqual([]);
+    } finally {
+      await app.close();
     }
   });
 });
