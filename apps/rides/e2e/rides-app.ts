@@ -44,9 +44,18 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${describeValue(last)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
     last = await read();
   }
   return last;
+}
+
+function describeValue(value: unknown): string {
+  const body = typeof value === 'object' && value !== null && 'status' in value && 'body' in value ? { status: value.status, body: value.body } : value;
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return String(body);
+  }
 }

@@ -14,7 +14,7 @@ import { OrdersService } from './orders.service.js';
 /** The orders feature. The payment deadline is durable (module + handler) or legacy (process timers). */
 @Module({})
 export class OrdersModule {
-  /** Wires the feature for a timeout mode; durable mode expects `DurableTimeoutModule` in the app. */
+  /** Wires the feature for a timeout mode; durable mode expects a global `DurableTimeoutModule` in the app. */
   static register(mode: TimeoutMode): DynamicModule {
     const deadlines: Provider[] =
       mode === 'durable'

@@ -17,6 +17,8 @@ export const redisClientProvider: Provider = {
       // offline queue; the client reconnects on its own meanwhile.
       maxRetriesPerRequest: 1,
       commandTimeout: 2_000,
+      // Shutdown with Redis unreachable: drop the half-open socket quickly instead of after 2 s.
+      disconnectTimeout: 500,
     }),
 };
 
