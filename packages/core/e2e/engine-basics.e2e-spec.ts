@@ -209,4 +209,15 @@ describe('DurableTimeouts on one Redis server', () => {
     await timeouts.stop();
     expect(await timeouts.health()).toMatchObject({ running: false, redisLatencyMs: null });
   });
+
+  it('never closes a connection it was given', async () => {
+    const given = server.client();
+    const timeouts = rig.open({ connection: given, prefix: uniquePrefix(), topics: { payment: { slots: 2 } } });
+    timeouts.handle('payment', () => undefined);
+    await timeouts.start();
+    await timeouts.schedule('payment', 'a', { delayMs: 60_000 });
+    await timeouts.stop();
+    expect(given.status).toBe('ready');
+    expect(await given.ping()).toBe('PONG');
+  });
 });

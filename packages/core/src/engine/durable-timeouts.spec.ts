@@ -67,4 +67,66 @@ describe('DurableTimeouts on the in-memory store', () => {
     await expect(timeouts.schedule('payment', 'x', { delayMs: 1 })).rejects.toThrow(TimeoutsStoppedError);
     await expect(timeouts.fireDue()).rejects.toThrow(TimeoutsStoppedError);
   });
+
+  it('never runs more handlers of a topic at once than its concurrency, and still runs them all', async () => {
+    const { timeouts, clock } = createTestingTimeouts({ topics: { payment: { concurrency: 3, batchSize: 10, slots: 4 } } });
+    let running = 0;
+    let peak = 0;
+    let done = 0;
+    timeouts.handle('payment', async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      done++;
+    });
+    await timeouts.start();
+    for (let i = 0; i < 30; i++) await timeouts.schedule('payment', `order-${i}`, { at: clock.now() });
+    const deadline = Date.now() + 10_000;
+    while (done < 30 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(done).toBe(30);
+    expect(peak).toBeLessThanOrEqual(3);
+    expect(peak).toBeGreaterThan(1);
+    await timeouts.stop();
+  });
+
+  it('a handler registered after start starts its pollers at once', async () => {
+    const { timeouts, clock } = createTestingTimeouts({ topics: { payment: {}, ride: {} } });
+    timeouts.handle('payment', () => undefined);
+    await timeouts.start();
+    const fired: string[] = [];
+    timeouts.handle('ride', (event) => {
+      fired.push(event.id);
+    });
+    await timeouts.schedule('ride', 'trip-1', { at: clock.now() });
+    const deadline = Date.now() + 5_000;
+    while (fired.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(fired).toEqual(['trip-1']);
+    await timeouts.stop();
+  });
+
+  it('dead-letters at once a timeout whose stored payload is not JSON, without calling the handler', async () => {
+    const { timeouts, store, advanceBy } = createTestingTimeouts({ topics: { payment: { slots: 1 } } });
+    let called = false;
+    timeouts.handle('payment', () => {
+      called = true;
+    });
+    await store.schedule({ topic: 'payment', slot: 0 }, 'broken', { delayMs: 0, payload: '{not json' });
+    await advanceBy(0);
+    expect(called).toBe(false);
+    const [letter] = await timeouts.listDead('payment');
+    expect(letter).toMatchObject({ id: 'broken', attempts: 1, payload: null });
+    expect(letter!.lastError).toMatch(/not valid JSON/);
+  });
+
+  it('keeps the event signal usable and unaborted for a normal delivery', async () => {
+    const { timeouts, advanceBy } = createTestingTimeouts({ topics: { payment: {} } });
+    const seen: boolean[] = [];
+    timeouts.handle('payment', (event) => {
+      seen.push(event.signal.aborted);
+    });
+    await timeouts.schedule('payment', 'order-1', { delayMs: 10 });
+    await advanceBy(10);
+    expect(seen).toEqual([false]);
+  });
 });
