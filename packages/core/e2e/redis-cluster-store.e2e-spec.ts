@@ -92,6 +92,40 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
     await given.quit();
   });
 
+  it('runs calls of every script on many shards at once through its own auto-pipelined connection', async () => {
+    const store = new RedisTimeoutStore({ connection: { cluster: cluster.startupNodes }, prefix: `t${randomUUID().slice(0, 8)}` });
+    const slots = Array.from({ length: 16 }, (_, slot) => ({ topic: 'payment', slot }));
+    try {
+      const now = await store.now();
+      const ids = Array.from({ length: 160 }, (_, i) => `burst-${i}`);
+      const slotOfId = (id: string) => ({ topic: 'payment', slot: slotOf(id, 16) });
+      // Every call below is made in one tick per step, so ioredis pipelines commands of all shards together.
+      await Promise.all(ids.map((id) => store.schedule(slotOfId(id), id, { at: now - 1, payload: '"b"' })));
+      const claims = await Promise.all(slots.map((slot) => store.claim(slot, 100, 60_000)));
+      expect(claims.flatMap((claim) => claim.claimed.map((entry) => entry.id)).sort()).toEqual([...ids].sort());
+      const firstHalf = claims.map((claim) => claim.claimed.slice(0, Math.ceil(claim.claimed.length / 2)));
+      const acked = await Promise.all(slots.map((slot, i) => store.ackMany(slot, firstHalf[i]!.map(({ id, fencingToken }) => ({ id, fencingToken })))));
+      expect(acked.flat().every(Boolean)).toBe(true);
+      const rest = claims.map((claim, i) => claim.claimed.slice(firstHalf[i]!.length));
+      const released = await Promise.all(slots.map((slot, i) => store.release(slot, rest[i]!.map(({ id, fencingToken }) => ({ id, fencingToken })))));
+      const again = await Promise.all(slots.map((slot) => store.claim(slot, 100, 60_000)));
+      const failed = await Promise.all(
+        again.flatMap((claim, i) => claim.claimed.map((entry) => store.fail(slots[i]!, entry.id, entry.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 }))),
+      );
+      expect(failed.every((outcome) => outcome.outcome === 'dead')).toBe(true);
+      const dead = await Promise.all(slots.map((slot) => store.listDead(slot, 0, 100)));
+      expect(dead.flat()).toHaveLength(released.reduce((sum, count) => sum + count, 0));
+      const replayed = await Promise.all(slots.map((slot) => store.replayDead(slot)));
+      const purgedAfterClaim = await Promise.all(slots.map((slot) => store.purgeDead(slot)));
+      const stats = await Promise.all(slots.map((slot) => store.stats(slot)));
+      expect(replayed.reduce((sum, count) => sum + count, 0)).toBe(dead.flat().length);
+      expect(purgedAfterClaim.every((count) => count === 0)).toBe(true);
+      expect(stats.reduce((sum, slotStats) => sum + slotStats.pending, 0)).toBe(dead.flat().length);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('delivers wake-ups through the cluster and re-subscribes after every node restarted', async () => {
     const own = await RedisCluster.start({ masters: 3 });
     const prefix = `t${randomUUID().slice(0, 8)}`;

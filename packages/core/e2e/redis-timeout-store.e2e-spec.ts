@@ -99,6 +99,27 @@ describe('RedisTimeoutStore on one server', () => {
     }
   });
 
+  it('warns when the server may evict keys without a TTL, not for noeviction or volatile policies', async () => {
+    const evicting = await RedisServer.start({ appendonly: true, args: ['--maxmemory-policy', 'allkeys-lru'] });
+    try {
+      const logger = recordingLogger();
+      const store = new RedisTimeoutStore({ connection: evicting.url, prefix: uniquePrefix(), logger });
+      await store.init([]);
+      expect(logger.warnings).toHaveLength(1);
+      expect(logger.warnings[0]).toMatch(/allkeys-lru.*noeviction/);
+      const admin = evicting.client();
+      await admin.config('SET', 'maxmemory-policy', 'volatile-lru');
+      const quiet = recordingLogger();
+      const calm = new RedisTimeoutStore({ connection: evicting.url, prefix: uniquePrefix(), logger: quiet });
+      await calm.init([]);
+      expect(quiet.warnings).toEqual([]);
+      await store.close();
+      await calm.close();
+    } finally {
+      await evicting.stop();
+    }
+  });
+
   it('rejects an invalid prefix', () => {
     expect(() => new RedisTimeoutStore({ connection: server.url, prefix: 'a{b}' })).toThrow(/prefix/);
   });

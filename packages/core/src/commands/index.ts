@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { DATA_BUCKETS } from '../store/slot-of.js';
 
 /**
- * What a script takes after its fixed keys: nothing, or data bucket keys (all of the slot's, or
- * those of the ids in the call, as its header says). Scripts with a tail take their key count as
- * the first argument (ioredis `defineCommand` without `numberOfKeys`).
+ * What a script takes after its fixed keys: nothing, or every data bucket key of the slot, in
+ * bucket order. Every script has a fixed key count: ioredis auto-pipelining on a `Cluster` groups
+ * a command by its first argument, which must therefore be a key, never a key count (with a
+ * variable count, commands of different shards met in one pipeline and ioredis refused it:
+ * "All keys in the pipeline should belong to the same slots allocation group").
  */
 type KeyTail = 'none' | 'buckets';
 
 interface ScriptSpec {
   /** Base name of the Lua file, `<name>-<fixed keys>.lua`. */
   file: string;
-  /** Keys every call passes first. */
+  /** Keys every call passes before the tail. */
   fixedKeys: number;
   tail: KeyTail;
 }
@@ -40,8 +43,8 @@ export interface LoadedScript {
   /** Registered command name, versioned by the script's content hash, e.g. `dtClaim_3f2a9c01`. */
   command: string;
   lua: string;
-  /** Number of fixed keys; undefined when the call passes its key count (bucket tail). */
-  numberOfKeys: number | undefined;
+  /** Number of keys of every call: the fixed keys, plus `DATA_BUCKETS` for a bucket tail. */
+  numberOfKeys: number;
 }
 
 /** The part of an ioredis `Redis` / `Cluster` the registry needs. */
@@ -68,7 +71,7 @@ export function loadScripts(): ReadonlyMap<ScriptName, LoadedScript> {
       const lua = readScript(spec.file);
       const version = createHash('sha1').update(lua).digest('hex').slice(0, 8);
       const command = `dt${name[0]!.toUpperCase()}${name.slice(1)}_${version}`;
-      loaded.set(name, { name, command, lua, numberOfKeys: spec.tail === 'none' ? spec.fixedKeys : undefined });
+      loaded.set(name, { name, command, lua, numberOfKeys: spec.fixedKeys + (spec.tail === 'buckets' ? DATA_BUCKETS : 0) });
     }
   }
   return loaded;

@@ -11,6 +11,9 @@ export const redisStoreMessages = {
   noPersistence: (node: string) =>
     `Redis ${node} has no append-only file (aof_enabled:0): timeouts scheduled since the last RDB ` +
     'snapshot are lost if it crashes. Enable appendonly (appendfsync everysec or always) for durability.',
+  evictingPolicy: (node: string, policy: string) =>
+    `Redis ${node} runs maxmemory-policy ${policy}: when it reaches maxmemory it may evict pending timeouts ` +
+    'or the fencing counters. Use noeviction (or a volatile-* policy) for the server that keeps timeouts.',
   connectionLost: (cause: string) =>
     `Lost the connection to Redis (${cause}); reconnecting. Schedules fail fast until it is back; workers resume by themselves.`,
   closed: () => 'The Redis timeout store was closed; create a new one.',

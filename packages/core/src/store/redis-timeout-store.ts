@@ -87,7 +87,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly owned: boolean;
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
-  private readonly commands = new Map<ScriptName, { command: string; passesKeyCount: boolean }>();
+  private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
   private readonly subscribers = new Set<WakeSubscriber>();
   private readonly deadlines: CallDeadlines;
   private readonly scheduleBatches = new Map<string, { slot: SlotRef; entries: PendingSchedule[] }>();
@@ -127,7 +127,7 @@ export class RedisTimeoutStore implements TimeoutStore {
       });
     }
     for (const script of registerScripts(this.client).values()) {
-      this.commands.set(script.name, { command: script.command, passesKeyCount: script.numberOfKeys === undefined });
+      this.commands.set(script.name, { command: script.command, numberOfKeys: script.numberOfKeys });
     }
   }
 
@@ -183,17 +183,12 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const scriptKeys = [keys.due, keys.lease, keys.dead];
-    const keyIndexOfBucket = new Map<number, number>();
+    // Every bucket is passed (a fixed key count, see commands/index.ts); each entry names its own
+    // by its 1-based index in KEYS, so the script does not hash the id again.
+    const scriptKeys = [keys.due, keys.lease, keys.dead, ...keys.buckets];
     const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot];
     for (const { id, entry } of entries) {
-      const bucket = bucketOf(id);
-      let keyIndex = keyIndexOfBucket.get(bucket);
-      if (keyIndex === undefined) {
-        scriptKeys.push(keys.buckets[bucket]!);
-        keyIndex = scriptKeys.length;
-        keyIndexOfBucket.set(bucket, keyIndex);
-      }
+      const keyIndex = 4 + bucketOf(id);
       if (entry.at === undefined) args.push(id, keyIndex, 'd', Math.round(entry.delayMs ?? 0), entry.payload);
       else args.push(id, keyIndex, 'a', Math.round(entry.at), entry.payload);
     }
@@ -416,10 +411,10 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   private async run(name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
     this.assertOpen();
-    const { command, passesKeyCount } = this.commands.get(name)!;
+    const { command, numberOfKeys } = this.commands.get(name)!;
+    if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
     const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
-    // Scripts with a bucket tail take their key count first (ioredis defineCommand without numberOfKeys).
-    return passesKeyCount ? call(keys.length, ...keys, ...args) : call(...keys, ...args);
+    return call(...keys, ...args);
   }
 
   /**
@@ -470,22 +465,37 @@ export class RedisTimeoutStore implements TimeoutStore {
     return total;
   }
 
+  /**
+   * Advice, logged once per store: warns when a master keeps no append-only file (a crash loses
+   * what was scheduled since the last snapshot) or may evict keys that have no TTL (an `allkeys-*`
+   * policy could drop timeouts or a fencing counter). At most one warning of each kind.
+   */
   private async checkPersistence(): Promise<void> {
     await this.ping();
     const nodes: RedisClient[] = isCluster(this.client) ? this.client.nodes('master') : [this.client];
+    let warnedAof = false;
+    let warnedEviction = false;
     for (const node of nodes) {
-      let info: string;
+      const options = node.options as { host?: string; port?: number };
+      const name = `${options.host ?? 'server'}:${options.port ?? ''}`;
+      let persistence: string;
+      let memory: string;
       try {
-        info = await this.interactive('init', () => node.info('persistence'));
+        persistence = await this.interactive('init', () => node.info('persistence'));
+        memory = await this.interactive('init', () => node.info('memory'));
       } catch (error) {
         // A least-privilege ACL user may be denied INFO: the check is advice, not a requirement.
         if (error instanceof Error && /NOPERM/.test(error.message)) return;
         throw error;
       }
-      if (/^aof_enabled:0\s*$/m.test(info)) {
-        const options = node.options as { host?: string; port?: number };
-        this.logger?.warn(redisStoreMessages.noPersistence(`${options.host ?? 'server'}:${options.port ?? ''}`));
-        return;
+      if (!warnedAof && /^aof_enabled:0\s*$/m.test(persistence)) {
+        warnedAof = true;
+        this.logger?.warn(redisStoreMessages.noPersistence(name));
+      }
+      const policy = /^maxmemory_policy:(\S+)/m.exec(memory)?.[1];
+      if (!warnedEviction && policy !== undefined && policy.startsWith('allkeys-')) {
+        warnedEviction = true;
+        this.logger?.warn(redisStoreMessages.evictingPolicy(name, policy));
       }
     }
   }
