@@ -20,10 +20,7 @@ afterAll(async () => {
 describe('DurableTimeouts on a 3-master Redis Cluster', () => {
   it('schedules, fires and cancels across every slot with two instances, ids with {, } and : included', async () => {
     const prefix = uniquePrefix();
-    // Auto-pipelining is off here: ioredis groups auto-pipelined Cluster calls by their first
-    // argument, which for the store's scripts with a bucket tail is the key count, not a key, so
-    // concurrent claims of different slots land in one pipeline and fail (reported to the store).
-    const options = { connection: { cluster: cluster.startupNodes, options: { enableAutoPipelining: false } }, prefix, topics: { payment: { slots: 16 }, ride: { slots: 8 } } };
+    const options = { connection: { cluster: cluster.startupNodes }, prefix, topics: { payment: { slots: 16 }, ride: { slots: 8 } } };
     const fired = new Map<string, number>();
     const instances = [rig.open(options), rig.open(options)];
     for (const timeouts of instances) {
