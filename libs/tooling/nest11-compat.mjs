@@ -46,6 +46,7 @@ const jest = spawnSync(
     env: {
       ...process.env,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+      DURABLE_TIMEOUT_EXPECT_NEST: '11',
       DURABLE_TIMEOUT_NEST_IMPORT: pathToFileURL(`${scratch}register.mjs`).href,
     },
   },

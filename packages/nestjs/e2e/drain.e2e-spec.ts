@@ -18,6 +18,7 @@ interface ChildEvent {
   attempt?: number;
   fencingToken?: number;
   code?: number;
+  nestCommonJs?: boolean;
 }
 
 /** The fixture app in a child process, with its stdout events. */
@@ -85,7 +86,9 @@ describe('SIGTERM mid-handler in a child-process Nest app (enableShutdownHooks)'
   it('drains within drainMs and the other instance fires what it could not finish, long before the lease', async () => {
     const prefix = uniquePrefix('drain');
     child = startChild({ REDIS_URL: redis.url, PREFIX: prefix, DRAIN_MS: String(DRAIN_MS), LEASE_MS: String(LEASE_MS) });
-    await waitFor(`the child app to be ready ${child.errors}`, () => child!.has('ready'), 30_000);
+    const ready = await waitFor(`the child app to be ready ${child.errors}`, () => child!.has('ready'), 30_000);
+    // The compatibility run maps @nestjs/* to Nest 11 in the child too.
+    expect(ready.nestCommonJs).toBe(process.env['DURABLE_TIMEOUT_EXPECT_NEST'] === '11');
 
     // Only the child fires for now: these two are claimed (leased for 60 s) by it.
     const producer = await Test.createTestingModule({
