@@ -5,9 +5,12 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RedisServer } from '@durable-timeout/redis-testing';
 
-// The demo is a program: these tests build it and the orders app, run it as a user does (without
-// REDIS_URL, so it starts its own redis-server) and read what it prints and writes.
+// The demo is a program: these tests build it and the orders app, run it as a user does and read
+// what it prints and writes. The full run uses a Redis of the test's own through REDIS_URL (to check
+// that the demo leaves other data alone and its own keys behind it); the Ctrl-C run lets the demo
+// start its throwaway redis-server.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const demoMain = join(root, 'apps/demo/dist/main.js');
 
@@ -33,11 +36,16 @@ interface ModeFiguresJson {
 }
 
 let workDir: string;
+let redis: RedisServer | undefined;
 
-function startDemo(args: string[]): { child: ChildProcess; done: Promise<DemoRun>; stdoutSoFar: () => string } {
+function startDemo(
+  args: string[],
+  redisUrl?: string,
+): { child: ChildProcess; done: Promise<DemoRun>; stdoutSoFar: () => string } {
   const env = { ...process.env };
   delete env.REDIS_URL;
   delete env.ORDERS_APP_ENTRY;
+  if (redisUrl) env.REDIS_URL = redisUrl;
   const child = spawn(process.execPath, [demoMain, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -79,14 +87,21 @@ describe('npm run demo (apps/demo)', () => {
     execFileSync(process.execPath, ['libs/tooling/copy-assets.mjs'], { cwd: root, stdio: 'inherit' });
   }, 180_000);
 
-  afterAll(() => {
+  afterAll(async () => {
+    await redis?.stop();
     rmSync(workDir, { recursive: true, force: true });
   });
 
   it('shows 0 stuck / 0 duplicates in durable mode and stuck orders in legacy mode, then exits 0', async () => {
+    redis = await RedisServer.start();
+    const client = redis.client();
+    await client.set('someone-else:key', 'untouched');
     const jsonFile = join(workDir, 'figures.json');
-    const run = await startDemo(['--orders', '40', '--json', jsonFile]).done;
+    const run = await startDemo(['--orders', '40', '--json', jsonFile], redis.url).done;
     if (run.code !== 0) throw new Error(`demo exited ${run.code ?? run.signal}\n${run.stdout}\n${run.stderr}`);
+    expect(run.stdout).toContain(`Redis: REDIS_URL ${redis.url}`);
+    expect(await client.keys('*')).toEqual(['someone-else:key']);
+    expect(await client.get('someone-else:key')).toBe('untouched');
 
     const report = JSON.parse(readFileSync(jsonFile, 'utf8')) as { modes: ModeFiguresJson[]; verdict: { ok: boolean } };
     const legacy = report.modes.find((figures) => figures.mode === 'legacy');
@@ -106,7 +121,9 @@ describe('npm run demo (apps/demo)', () => {
     expect(stuckRow?.trim().split(/\s+/).slice(-2)).toEqual([String(legacy!.stuck), '0']);
     expect(run.stdout).toMatch(/^PASS: durable mode: 0 stuck, 0 duplicate transitions/m);
 
-    for (const port of portsIn(run.stdout)) expect(await acceptsConnections(port)).toBe(false);
+    const instancePorts = portsIn(run.stdout).filter((port) => port !== redis!.port);
+    expect(instancePorts.length).toBe(10);
+    for (const port of instancePorts) expect(await acceptsConnections(port)).toBe(false);
   }, 90_000);
 
   it('on Ctrl-C stops every orders instance and the Redis it started, and exits 130', async () => {

@@ -40,17 +40,21 @@ async function main(argv: string[]): Promise<number> {
 
   const logDir = mkdtempSync(join(tmpdir(), 'durable-timeout-demo-'));
   const registry = new ProcessRegistry();
+  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const runPrefix = `demo-${runId}-`;
+  const ownRedis = !process.env.REDIS_URL;
   let redis: RedisTarget | undefined;
   const cleanup = async (): Promise<void> => {
     await registry.killAll();
+    // A throwaway server goes with its data; on the user's Redis only this run's keys go.
+    if (!ownRedis) await redis?.deleteKeys(runPrefix).catch(() => undefined);
     await redis?.close().catch(() => undefined);
   };
   installInterruptHandlers(cleanup, logDir);
 
-  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   let ok = false;
   try {
-    redis = await openRedisTarget(process.env.REDIS_URL || undefined);
+    redis = await openRedisTarget(ownRedis ? undefined : process.env.REDIS_URL);
     const target = redis;
     console.log('durable-timeout demo: a rolling deploy of the orders app, in-memory timers (legacy) vs durable timeouts');
     console.log(`  Redis: ${target.description}`);
@@ -61,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
 
     const modes: ModeFigures[] = [];
     for (const mode of MODES) {
-      const keyPrefix = `demo-${runId}-${mode}`;
+      const keyPrefix = `${runPrefix}${mode}`;
       const record = await new RollingDeployScenario({
         mode,
         orders: options.orders,
@@ -73,7 +77,6 @@ async function main(argv: string[]): Promise<number> {
         registry,
       }).run();
       modes.push(computeModeFigures(record));
-      if (process.env.REDIS_URL) await target.deleteKeys(`${keyPrefix}.`);
       console.log('');
     }
 
@@ -89,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
         now: new Date(),
         orders: options.orders,
         timeoutMs: options.timeoutMs,
-        ownRedis: !process.env.REDIS_URL,
+        ownRedis,
         modes,
         verdict,
       });
@@ -132,7 +135,7 @@ function installInterruptHandlers(cleanup: () => Promise<void>, logDir: string):
     interrupted = true;
     console.error(`\n${signal}: stopping the orders instances and Redis the demo started...`);
     void cleanup().finally(() => {
-      console.error(`Logs of the orders instances: ${logDir}`);
+      rmSync(logDir, { recursive: true, force: true });
       process.exit(signal === 'SIGINT' ? 130 : 143);
     });
   };
