@@ -10,6 +10,7 @@ import { PAYMENT_TOPIC } from './orders/deadlines/durable-payment-deadlines.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { RedisHealthIndicator } from './redis/redis.health.js';
 import { REDIS_CLIENT, RedisClientCloser, redisClientProvider } from './redis/redis.providers.js';
+import { ShutdownLogger } from './shutdown.logger.js';
 
 /** Attempts of a payment timeout before it is dead-lettered: only Redis errors make it retry. */
 const PAYMENT_MAX_ATTEMPTS = 10;
@@ -65,6 +66,7 @@ export class AppModule {
       ],
       controllers: [HealthController],
       providers: [
+        ShutdownLogger,
         RedisHealthIndicator,
         ...(durable ? [DurableTimeoutHealthIndicator] : []),
         {

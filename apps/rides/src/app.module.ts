@@ -10,6 +10,7 @@ import { DRIVER_MATCH_TOPIC } from './trips/deadlines/durable-match-deadlines.js
 import { TripsModule } from './trips/trips.module.js';
 import { RedisHealthIndicator } from './redis/redis.health.js';
 import { REDIS_CLIENT, RedisClientCloser, redisClientProvider } from './redis/redis.providers.js';
+import { ShutdownLogger } from './shutdown.logger.js';
 
 /** Attempts of a driver-match timeout before it is dead-lettered: only Redis errors make it retry. */
 const MATCH_MAX_ATTEMPTS = 10;
@@ -65,6 +66,7 @@ export class AppModule {
       ],
       controllers: [HealthController],
       providers: [
+        ShutdownLogger,
         RedisHealthIndicator,
         ...(durable ? [DurableTimeoutHealthIndicator] : []),
         {
