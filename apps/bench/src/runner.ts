@@ -37,7 +37,7 @@ interface PendingFigures {
 /** Due times far enough ahead that nothing fires during the schedule-only phase. */
 const FAR_FUTURE_MS = 3_600_000;
 /** The firing phase starts at least this long after scheduling begins. */
-const MIN_LEAD_MS = 1_000;
+const MIN_LEAD_MS = 750;
 /** A run gives up this long after its last due time and reports what fired. */
 const GRACE_MS = 30_000;
 /** BullMQ concurrency of BASELINE.md: 50 for 2,000/s, 100 above. */
@@ -91,7 +91,7 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
     const callsBefore = system.usesRedis ? await probe.commandCalls() : null;
     const cpuBefore = system.usesRedis ? await probe.usedCpuSeconds() : null;
     const netBefore = system.usesRedis ? await probe.networkBytes() : null;
-    const leadMs = Math.max(MIN_LEAD_MS, Math.ceil((pending?.elapsedMs ?? 0) * 1.5) + 1_000);
+    const leadMs = Math.max(MIN_LEAD_MS, Math.ceil((pending?.elapsedMs ?? 0) * 1.5) + 500);
     const plan = planOf(workload, Date.now() + leadMs);
     await worker.request({ type: 'arm', plan, ...(spec.profileFile ? { profileFile: spec.profileFile } : {}) }, 'armed', 10_000);
     await scheduler.scheduleAll(plan);
