@@ -34,7 +34,7 @@ describe('README quick start', () => {
       redis = await RedisServer.start();
       process.env['REDIS_URL'] = redis.url;
       process.env['TIMEOUT_PREFIX'] = uniquePrefix('quick-start');
-      process.env['PAYMENT_TIMEOUT_MS'] = '1500';
+      process.env['PAYMENT_TIMEOUT_MS'] = '3000';
       const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
       app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
       await app.init();
