@@ -49,6 +49,7 @@ async function boot(startAt = Date.UTC(2030, 0, 1)): Promise<TestingModule> {
       DurableTimeoutTestingModule.forRoot({
         topics: { payment: { maxAttempts: 3, backoff: { baseMs: 1_000, capMs: 1_000 } }, chain: {} },
         startAt,
+        logger: null,
       }),
     ],
     providers: [PaymentTimeouts, ChainTimeouts],

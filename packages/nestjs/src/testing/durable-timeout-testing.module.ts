@@ -1,6 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { createTestingTimeouts, DurableTimeouts, ManualClock, type TestingTimeouts, type TopicOptions } from '@durable-timeout/core';
+import {
+  createTestingTimeouts,
+  DurableTimeouts,
+  ManualClock,
+  type TestingTimeouts,
+  type TimeoutLogger,
+  type TopicOptions,
+} from '@durable-timeout/core';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from '../durable-timeout.constants.js';
 import { durableTimeoutProviders } from '../durable-timeout.providers.js';
 import { resolveDurableTimeoutSettings } from '../durable-timeout.settings.js';
@@ -16,6 +23,8 @@ export interface DurableTimeoutTestingOptions<TTopics extends string = string> {
   topics: Record<TTopics, TopicOptions>;
   /** Initial time of the manual clock (ms since the epoch or a Date). Default: now. */
   startAt?: number | Date;
+  /** Where the engine logs (a failing handler is logged as in production). Default: Nest's `Logger`; `null` silences it. */
+  logger?: TimeoutLogger | null;
   /** Register the module globally. Default false. */
   isGlobal?: boolean;
 }
@@ -50,7 +59,11 @@ export class DurableTimeoutTestingModule {
         {
           provide: DURABLE_TIMEOUT_TESTING,
           useFactory: (_settings: DurableTimeoutSettings): TestingTimeouts =>
-            createTestingTimeouts({ topics: options.topics, startAt: options.startAt, logger: new NestTimeoutLogger() }),
+            createTestingTimeouts({
+              topics: options.topics,
+              startAt: options.startAt,
+              logger: options.logger === undefined ? new NestTimeoutLogger() : options.logger,
+            }),
           inject: [DURABLE_TIMEOUT_SETTINGS],
         },
         {
