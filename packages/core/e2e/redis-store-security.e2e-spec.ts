@@ -88,15 +88,6 @@ describe('RedisTimeoutStore with a least-privilege ACL user', () => {
     await admin.call('ACL', 'SETUSER', name, 'reset', 'on', `>${password}`, ...aclRulesFor(prefix).split(' '));
   }
 
-  it('builds the rules from the prefix, escaping glob characters', () => {
-    expect(aclRulesFor('dt')).toBe(
-      'resetkeys resetchannels ~dt:{* &dt:wake:* -@all +evalsha +eval +time +zadd +zrem +zrange +zrangebyscore +zscore +zcard ' +
-        '+hget +hset +hdel +incrby +publish +ping +subscribe +unsubscribe +quit +info',
-    );
-    expect(aclRulesFor('a*b?[c]')).toContain('~a\\*b\\?\\[c\\]:{* &a\\*b\\?\\[c\\]:wake:*');
-    expect(aclRulesFor('dt', { cluster: true, withoutInfo: true })).toMatch(/\+cluster\|slots \+cluster\|info \+asking$/);
-  });
-
   it('runs every store operation through a user holding only those rules, AUTH by username', async () => {
     const prefix = uniquePrefix();
     await createUser('timeouts', 'timeouts-secret', prefix);
