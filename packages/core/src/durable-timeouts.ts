@@ -127,14 +127,14 @@ export class DurableTimeouts<TTopics extends string = string> {
     const worker = new TopicWorker(this.context, topic, topicOptions, handler as TimeoutHandler<unknown>);
     this.workers.set(topic, worker);
     if (this.lifecycle === 'running') {
-      this.subscribe([topic]).then(
-        () => worker.start(),
-        (error: unknown) => {
-          this.reportError(error, 'subscribe', topic);
-          // Without wake-ups the sweep still fires everything, only later.
-          worker.start();
-        },
-      );
+      const startWorker = () => {
+        if (this.lifecycle === 'running') worker.start();
+      };
+      this.subscribe([topic]).then(startWorker, (error: unknown) => {
+        this.reportError(error, 'subscribe', topic);
+        // Without wake-ups the sweep still fires everything, only later.
+        startWorker();
+      });
     }
     return this;
   }
@@ -352,7 +352,8 @@ export class DurableTimeouts<TTopics extends string = string> {
         for (const worker of this.workers.values()) worker.sweepNow();
       },
     );
-    this.unsubscribers.push(unsubscribe);
+    if (this.lifecycle === 'stopping' || this.lifecycle === 'stopped') await unsubscribe().catch(() => undefined);
+    else this.unsubscribers.push(unsubscribe);
   }
 
   private async shutdown(drainMs: number): Promise<void> {
