@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
-import { loadOrdersConfig } from './config/orders.config.js';
+import { loadOrdersConfig, type OrdersConfig } from './config/orders.config.js';
+import { InvalidConfigError } from './config/invalid-config.error.js';
 
-const config = loadOrdersConfig();
+const config = readConfigOrExit();
 const app = await NestFactory.create(AppModule.register(config));
 // SIGTERM (a rolling deploy) runs the shutdown hooks: durable mode drains running timeout
 // handlers and hands the rest back to the other instances before the process exits.
@@ -14,3 +15,14 @@ new Logger('Bootstrap').log(
   `orders listening on port ${config.PORT} (mode ${config.TIMEOUT_MODE}, payment timeout ${config.PAYMENT_TIMEOUT_MS} ms` +
     `${config.INSTANCE_ID ? `, instance ${config.INSTANCE_ID}` : ''})`,
 );
+
+/** A bad environment variable ends the process with its one-line explanation, not a stack trace. */
+function readConfigOrExit(): OrdersConfig {
+  try {
+    return loadOrdersConfig();
+  } catch (error) {
+    if (!(error instanceof InvalidConfigError)) throw error;
+    new Logger('Bootstrap').fatal(error.message);
+    process.exit(1);
+  }
+}
