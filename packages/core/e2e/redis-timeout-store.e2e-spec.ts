@@ -20,9 +20,10 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10
   }
 }
 
-function recordingLogger(): TimeoutLogger & { warnings: string[] } {
+function recordingLogger(): TimeoutLogger & { warnings: string[]; errors: string[] } {
   const warnings: string[] = [];
-  return { warnings, log: () => undefined, error: () => undefined, warn: (message) => warnings.push(message) };
+  const errors: string[] = [];
+  return { warnings, errors, log: () => undefined, error: (message) => errors.push(message), warn: (message) => warnings.push(message) };
 }
 
 let server: RedisServer;
@@ -117,6 +118,27 @@ describe('RedisTimeoutStore on one server', () => {
       await calm.close();
     } finally {
       await evicting.stop();
+    }
+  });
+
+  it('keeps delivering wake-ups after a callback threw, and reports the throw', async () => {
+    const logger = recordingLogger();
+    const store = new RedisTimeoutStore({ connection: server.url, prefix: uniquePrefix(), logger });
+    const wakes: string[] = [];
+    try {
+      const unsubscribe = await store.subscribe(['payment'], (woken) => {
+        wakes.push(`${woken.topic}:${woken.slot}`);
+        if (wakes.length === 1) throw new Error('handler bug');
+      }, () => undefined);
+      await store.schedule({ topic: 'payment', slot: 1 }, 'first', { delayMs: 60_000, payload: 'null' });
+      await waitUntil(() => logger.errors.length === 1);
+      expect(logger.errors[0]).toMatch(/onWake.*handler bug/);
+      await store.schedule({ topic: 'payment', slot: 2 }, 'second', { delayMs: 60_000, payload: 'null' });
+      await waitUntil(() => wakes.length === 2);
+      expect(wakes).toEqual(['payment:1', 'payment:2']);
+      await unsubscribe();
+    } finally {
+      await store.close();
     }
   });
 

@@ -16,5 +16,9 @@ export const redisStoreMessages = {
     'or the fencing counters. Use noeviction (or a volatile-* policy) for the server that keeps timeouts.',
   connectionLost: (cause: string) =>
     `Lost the connection to Redis (${cause}); reconnecting. Schedules fail fast until it is back; workers resume by themselves.`,
+  noClusterNode: () =>
+    'No node of the Redis Cluster is known yet, so wake-ups cannot be subscribed to. Check that the cluster is reachable, then retry.',
+  callbackFailed: (callback: string, cause: string) =>
+    `The ${callback} callback given to subscribe() threw: ${cause}. The store keeps listening; fix the callback.`,
   closed: () => 'The Redis timeout store was closed; create a new one.',
 } as const;

@@ -376,14 +376,15 @@ export class RedisTimeoutStore implements TimeoutStore {
     const subscriber = new WakeSubscriber(this.client, {
       channels: topics.map((topic) => this.keys.wakeChannel(topic)),
       closeTimeoutMs: this.commandTimeoutMs,
-      onResubscribed,
+      // A throwing callback must not break the connection's reply parsing: report it and go on.
+      onResubscribed: () => this.guard('onResubscribed', onResubscribed),
       onMessage: (channel, message) => {
         const topic = this.keys.topicOfChannel(channel);
         const colon = message.indexOf(':');
         if (topic === undefined || colon < 0) return;
         const slot = Number(message.slice(0, colon));
         const dueAt = Number(message.slice(colon + 1));
-        if (Number.isInteger(slot) && slot >= 0 && Number.isFinite(dueAt)) onWake({ topic, slot }, dueAt);
+        if (Number.isInteger(slot) && slot >= 0 && Number.isFinite(dueAt)) this.guard('onWake', () => onWake({ topic, slot }, dueAt));
       },
     });
     await subscriber.start();
@@ -392,6 +393,14 @@ export class RedisTimeoutStore implements TimeoutStore {
       if (!this.subscribers.delete(subscriber)) return;
       await subscriber.close();
     };
+  }
+
+  private guard(callback: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.logger?.error(redisStoreMessages.callbackFailed(callback, error instanceof Error ? error.message : String(error)));
+    }
   }
 
   async ping(): Promise<number> {

@@ -1,4 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import { redisStoreMessages } from './redis-store.messages.js';
+import { RedisUnavailableError } from './redis-unavailable.error.js';
 import { CLOSE_GRACE_MS, closeConnection, isCluster, reconnectDelay, type RedisClient } from './redis-connection.js';
 
 /**
@@ -79,12 +81,24 @@ export class WakeSubscriber {
     });
     connection.once('end', () => {
       if (this.closed || this.connection !== connection) return;
-      this.rotations += 1;
-      const next = this.open();
-      // A new connection starts with no subscription: make one, then tell the engine.
-      this.resubscribe(next);
+      this.replace();
     });
     return connection;
+  }
+
+  /** Replaces a connection that gave up reconnecting; a new one starts with no subscription. */
+  private replace(): void {
+    if (this.closed) return;
+    this.rotations += 1;
+    let next: Redis;
+    try {
+      next = this.open();
+    } catch {
+      // No node to connect to (cannot happen once started, as nodes are remembered): try again later.
+      setTimeout(() => this.replace(), reconnectDelay(this.rotations)).unref();
+      return;
+    }
+    this.resubscribe(next);
   }
 
   private resubscribe(connection: Redis): void {
@@ -112,7 +126,7 @@ export class WakeSubscriber {
     const masters = this.client.nodes('master');
     if (masters.length > 0) this.knownNodes = masters;
     const node = this.knownNodes[this.rotations % Math.max(1, this.knownNodes.length)];
-    if (!node) throw new Error('No node of the Redis Cluster is known yet: connect the cluster before subscribing.');
+    if (!node) throw new RedisUnavailableError(redisStoreMessages.noClusterNode(), 'subscribe');
     return node.duplicate({ ...override, readOnly: false });
   }
 }
