@@ -254,6 +254,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         await context.advance(PAST_SHORT);
         const fresh = (await store.claim(slot, 10, LONG)).claimed[0]!;
         expect(await store.ack(slot, 'a2', stale.fencingToken)).toBe(false);
+        expect(await store.ackMany(slot, [{ id: 'a2', fencingToken: stale.fencingToken }])).toEqual([false]);
         expect(await store.fail(slot, 'a2', stale.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 })).toEqual({ outcome: 'stale' });
         expect(await store.release(slot, [{ id: 'a2', fencingToken: stale.fencingToken }])).toBe(0);
         expect(await store.get(slot, 'a2')).toMatchObject({ state: 'firing', attempt: 2, fencingToken: fresh.fencingToken });
