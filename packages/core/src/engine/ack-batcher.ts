@@ -4,6 +4,9 @@ import { engineMessages } from './engine.messages.js';
 import { redisRetryDelayMs } from './retry-backoff.js';
 import type { TimeoutDelivery } from './timeout-delivery.js';
 
+/** How an ack ended: accepted, refused (the token was stale), or abandoned (Redis failed until the lease ended). */
+export type AckOutcome = 'accepted' | 'stale' | 'abandoned';
+
 /**
  * Acks the finished deliveries of one slot in batches: everything that finished in one turn of the
  * event loop travels in one `ackMany`, and while a call is out the next batch builds up, so under
@@ -18,19 +21,14 @@ export class AckBatcher {
   constructor(
     private readonly context: EngineContext,
     private readonly slot: SlotRef,
-    /** Called once per delivery when its ack is settled (accepted, stale, or given up). */
-    private readonly settle: (delivery: TimeoutDelivery, accepted: boolean) => void,
+    /** Called once per delivery when its ack is settled. */
+    private readonly settle: (delivery: TimeoutDelivery, outcome: AckOutcome) => void,
   ) {}
 
   /** Queues a delivery whose handler returned. */
   add(delivery: TimeoutDelivery): void {
     this.pending.push(delivery);
     this.schedule(0);
-  }
-
-  /** True when nothing waits to be acked and no call is out. */
-  get idle(): boolean {
-    return this.pending.length === 0 && !this.flushing;
   }
 
   private schedule(delayMs: number): void {
@@ -61,7 +59,7 @@ export class AckBatcher {
         const now = this.context.clock.now();
         for (const delivery of batch) {
           if (this.context.storeOpen && now < delivery.leaseExpiresAt) this.pending.push(delivery);
-          else this.settle(delivery, false);
+          else this.settle(delivery, 'abandoned');
         }
         this.done(redisRetryDelayMs(this.failures));
       },
@@ -76,7 +74,7 @@ export class AckBatcher {
         attempt: delivery.attempt,
       });
     }
-    this.settle(delivery, accepted);
+    this.settle(delivery, accepted ? 'accepted' : 'stale');
   }
 
   private done(retryDelayMs = 0): void {

@@ -1,7 +1,7 @@
 import type { ClaimedTimeout, ClaimResult, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
 import { parseStoredPayload } from '../validation/safe-json.js';
-import { AckBatcher } from './ack-batcher.js';
+import { AckBatcher, type AckOutcome } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { retryDelayMs } from './retry-backoff.js';
@@ -277,9 +277,9 @@ export class TopicWorker {
       .finally(() => this.settle());
   }
 
-  private readonly settleAck = (delivery: TimeoutDelivery, accepted: boolean): void => {
+  private readonly settleAck = (delivery: TimeoutDelivery, outcome: AckOutcome): void => {
     const { events } = this.context;
-    if (accepted) {
+    if (outcome === 'accepted') {
       if (events.has('fired')) {
         events.emit('fired', {
           topic: delivery.topic,
@@ -290,7 +290,7 @@ export class TopicWorker {
           durationMs: delivery.durationMs,
         });
       }
-    } else {
+    } else if (outcome === 'stale') {
       events.emit('stale', { topic: delivery.topic, id: delivery.id, attempt: delivery.attempt, fencingToken: delivery.fencingToken });
     }
     this.settle();

@@ -1,0 +1,87 @@
+import { describe, expect, it } from '@jest/globals';
+import { DurableTimeouts } from '../durable-timeouts.js';
+import { ManualClock } from '../testing/manual-clock.js';
+import { MemoryTimeoutStore } from '../testing/memory-timeout-store.js';
+import type { AckEntry, ClaimResult, SlotRef } from '../store/timeout-store.js';
+import type { DurableTimeoutsEvents } from '../types.js';
+
+/** A memory store whose claim and ackMany fail a given number of times first, like Redis going away. */
+class FlakyStore extends MemoryTimeoutStore {
+  claimFailures = 0;
+  ackFailures = 0;
+
+  override async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
+    if (this.claimFailures > 0) {
+      this.claimFailures--;
+      throw new Error('connect ECONNREFUSED (claim)');
+    }
+    return super.claim(slot, limit, leaseMs);
+  }
+
+  override async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
+    if (this.ackFailures > 0) {
+      this.ackFailures--;
+      throw new Error('connect ECONNREFUSED (ack)');
+    }
+    return super.ackMany(slot, entries);
+  }
+}
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('the engine when the store fails', () => {
+  it('emits error, backs off and retries claims and acks until they pass, logging the outage once', async () => {
+    const store = new FlakyStore(new ManualClock());
+    const lines: string[] = [];
+    const logger = { log: (m: string) => lines.push(`log ${m}`), warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+    const timeouts = new DurableTimeouts({ store, topics: { payment: { slots: 1 } }, logger });
+    const errors: DurableTimeoutsEvents['error'][] = [];
+    const fired: string[] = [];
+    timeouts.on('error', (event) => errors.push(event));
+    timeouts.on('fired', (event) => fired.push(event.id));
+    timeouts.handle('payment', () => undefined);
+    await timeouts.schedule('payment', 'order-1', { delayMs: 0 });
+    store.claimFailures = 3;
+    store.ackFailures = 2;
+    await timeouts.start();
+    await until(() => fired.length === 1);
+    expect(fired).toEqual(['order-1']);
+    expect(errors.map((event) => event.operation)).toEqual(['claim', 'claim', 'claim', 'ack', 'ack']);
+    expect(errors.every((event) => event.topic === 'payment' && event.error.message.includes('ECONNREFUSED'))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('error'))).toHaveLength(2);
+    expect(lines.some((line) => line.includes('answers again'))).toBe(true);
+    await timeouts.stop();
+  });
+
+  it('gives an ack up once the lease has ended: no fired, no stale, the timeout runs again', async () => {
+    const clock = new ManualClock();
+    const store = new FlakyStore(clock);
+    const timeouts = new DurableTimeouts({ store, topics: { payment: { slots: 1, leaseMs: 100 } }, logger: null });
+    const seen: string[] = [];
+    timeouts.on('fired', () => seen.push('fired'));
+    timeouts.on('stale', () => seen.push('stale'));
+    let runs = 0;
+    timeouts.handle('payment', () => {
+      runs++;
+    });
+    await timeouts.schedule('payment', 'order-1', { delayMs: 0 });
+    store.ackFailures = Number.POSITIVE_INFINITY;
+    // The acks fail until the lease (100 ms, as the engine estimates the store clock) has ended.
+    await timeouts.fireDue();
+    expect(runs).toBe(1);
+    expect(seen).toEqual([]);
+    expect(await timeouts.get('payment', 'order-1')).toMatchObject({ state: 'firing', attempt: 1 });
+    store.ackFailures = 0;
+    clock.advanceBy(100);
+    await timeouts.fireDue();
+    expect(runs).toBe(2);
+    expect(seen).toEqual(['fired']);
+    expect(await timeouts.get('payment', 'order-1')).toBeNull();
+  });
+});
