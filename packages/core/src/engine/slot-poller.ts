@@ -52,6 +52,14 @@ export class SlotPoller {
     if (this.state !== 'claiming') this.state = 'stopped';
   }
 
+  /**
+   * How long since this poller last finished a claim. A poller parked for capacity counts as
+   * current: it is waiting for this instance's handlers, not stuck on the store.
+   */
+  idleMs(now: number): number {
+    return this.state === 'waiting' ? 0 : now - this.lastCycleAt;
+  }
+
   /** Settles when the claim loop running now (if any) has returned. */
   get settled(): Promise<void> {
     return this.loop;

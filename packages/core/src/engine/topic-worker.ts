@@ -105,9 +105,9 @@ export class TopicWorker {
 
   /** Time since the poller that is most behind last finished a claim. */
   maxPollerIdleMs(now: number): number {
-    let oldest = now;
-    for (const poller of this.pollers) if (poller.lastCycleAt < oldest) oldest = poller.lastCycleAt;
-    return now - oldest;
+    let idle = 0;
+    for (const poller of this.pollers) idle = Math.max(idle, poller.idleMs(now));
+    return idle;
   }
 
   /** Starts the handler for every timeout of a claim. */
