@@ -124,7 +124,7 @@ export class DurableTimeouts<TTopics extends string = string> {
     const topicOptions = this.topicOptions(topic);
     if (typeof handler !== 'function') throw new InvalidOptionsError(errorMessages.handlerNotFunction(topic, describeType(handler)));
     if (this.workers.has(topic)) throw new DuplicateHandlerError(errorMessages.duplicateHandler(topic));
-    const worker = new TopicWorker(this.context, topic, topicOptions, handler as TimeoutHandler<unknown>);
+    const worker = new TopicWorker(this.context, topic, topicOptions, handler as TimeoutHandler<unknown>, this.slotRefs.get(topic)!);
     this.workers.set(topic, worker);
     if (this.lifecycle === 'running') {
       const startWorker = () => {

@@ -23,7 +23,6 @@ export class TopicWorker {
   /** Whether the pollers run (between `start` and `halt`). */
   active = false;
   readonly pollers: readonly SlotPoller[];
-  private readonly refs: readonly SlotRef[];
   private readonly ackBatchers: readonly AckBatcher[];
   private readonly running = new Set<TimeoutDelivery>();
   private readonly parked: SlotPoller[] = [];
@@ -40,10 +39,9 @@ export class TopicWorker {
     readonly topic: string,
     readonly options: ResolvedTopicOptions,
     private readonly handler: TimeoutHandler<unknown>,
+    /** One `SlotRef` per slot, index = slot (shared with the engine so the store sees the same objects). */
+    private readonly refs: readonly SlotRef[],
   ) {
-    const refs: SlotRef[] = [];
-    for (let slot = 0; slot < options.slots; slot++) refs.push({ topic, slot });
-    this.refs = refs;
     this.pollers = refs.map((ref) => new SlotPoller(this, context, ref));
     this.ackBatchers = refs.map((ref) => new AckBatcher(context, ref, this.settleAck));
     this.minClaim = Math.min(options.batchSize, Math.max(1, Math.floor(options.concurrency / 4)));
