@@ -78,7 +78,7 @@ process.on('message', (message: ToWorker) => {
       message.items.map(async (item): Promise<ScheduleItemResult> => {
         try {
           const timing = item.at !== undefined ? { at: item.at } : { delayMs: item.delayMs ?? 0 };
-          const result = await engine.schedule(config.topic, item.id, { ...timing, payload: item.payload });
+          const result = await engine.schedule(config.topic, item.id, item.payload === undefined ? timing : { ...timing, payload: item.payload });
           return { id: item.id, dueAt: result.dueAt };
         } catch (error) {
           return { id: item.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

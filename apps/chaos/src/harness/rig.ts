@@ -143,7 +143,7 @@ export class Rig {
       items.map(async (item) => {
         try {
           const timing = item.at !== undefined ? { at: item.at } : { delayMs: item.delayMs ?? 0 };
-          const result = await this.engine.schedule(this.topic, item.id, { ...timing, payload: item.payload });
+          const result = await this.engine.schedule(this.topic, item.id, item.payload === undefined ? timing : { ...timing, payload: item.payload });
           this.expected.set(item.id, result.dueAt);
           acknowledged += 1;
         } catch (error) {

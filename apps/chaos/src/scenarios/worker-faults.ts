@@ -145,7 +145,12 @@ export const workerPause: Scenario = {
         await sleep(Math.max(0, 2 * LEASE_MS - (Date.now() - frozenAt)));
         frozen!.resume();
         const settled = await rig.settle(LEASE_MS + SWEEP_MS + 15_000);
-        const frozenCounters = await frozen!.counters();
+        // The frozen worker's handlers finish after it resumes; wait for each one's ack outcome.
+        let frozenCounters = await frozen!.counters();
+        await pollUntil(async () => {
+          frozenCounters = await frozen!.counters();
+          return frozenCounters.stale + frozenCounters.fired >= count;
+        }, 10_000, 100);
         const figures = await rig.figures();
         return rig.result(
           { maxLost: 0, maxDuplicateEffects: 0, boundMs: 2 * LEASE_MS + SWEEP_MS + 1_000 },
