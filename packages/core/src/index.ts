@@ -5,3 +5,4 @@ export { MemoryTimeoutStore, ManualClock, InvalidClockTimeError, type ClockListe
 export * from './errors/index.js';
 export * from './validation/index.js';
 export { createTestingTimeouts, type TestingTimeouts, type TestingTimeoutsOptions } from './testing/create-testing-timeouts.js';
+export { RedisTimeoutStore, aclRulesFor, REDIS_STORE_COMMANDS, StoreClosedError, type AclRulesOptions, type RedisTimeoutStoreOptions } from './store/index.js';
