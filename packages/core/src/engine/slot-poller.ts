@@ -93,54 +93,68 @@ export class SlotPoller {
   }
 
   private async claimLoop(): Promise<void> {
-    const { worker, context, ref } = this;
     this.state = 'claiming';
-    for (;;) {
-      if (!worker.active) {
+    try {
+      while (await this.claimOnce()) {
+        // A full batch: more is due, claim again at once.
+      }
+    } catch (error) {
+      if (!this.worker.active) {
         this.state = 'stopped';
         return;
       }
-      const limit = worker.reserve(this);
-      if (limit === 0) {
-        this.state = 'waiting';
-        return;
-      }
+      this.failures++;
+      this.context.reportError(error, 'claim', this.ref.topic);
+      this.state = 'backoff';
+      this.setTimer(redisRetryDelayMs(this.failures));
+    }
+  }
+
+  /** One claim and its dispatch. True when the batch came back full. */
+  private async claimOnce(): Promise<boolean> {
+    const { worker, context, ref } = this;
+    if (!worker.active) {
+      this.state = 'stopped';
+      return false;
+    }
+    const limit = worker.reserve(this);
+    if (limit === 0) {
+      this.state = 'waiting';
+      return false;
+    }
+    let result: ClaimResult;
+    let dispatched = false;
+    try {
       this.wakeHint = Number.POSITIVE_INFINITY;
       const sentAt = performance.now();
-      let result: ClaimResult;
-      try {
-        result = await context.store.claim(ref, limit, worker.options.leaseMs);
-      } catch (error) {
-        worker.unreserve(limit);
-        if (!worker.active) {
-          this.state = 'stopped';
-          return;
-        }
-        this.failures++;
-        context.reportError(error, 'claim', ref.topic);
-        this.state = 'backoff';
-        this.setTimer(redisRetryDelayMs(this.failures));
-        return;
-      }
+      result = await context.store.claim(ref, limit, worker.options.leaseMs);
       const receivedAt = performance.now();
       this.lastCycleAt = receivedAt;
       this.failures = 0;
       context.reportHealthy();
       context.clock.sample(result.now, sentAt, receivedAt);
-      if (!worker.active) {
-        worker.unreserve(limit);
-        this.state = 'stopped';
-        await worker.releaseClaimed(ref, result.claimed);
-        return;
+      if (worker.active) {
+        dispatched = true;
+        worker.dispatch(ref.slot, result);
       }
-      worker.dispatch(ref.slot, result);
+    } finally {
       worker.unreserve(limit);
-      if (result.claimed.length >= limit) continue;
-      const next = Math.min(result.nextDueAt ?? Number.POSITIVE_INFINITY, this.wakeHint);
-      this.state = 'sleeping';
-      this.sleepUntil(next);
-      return;
     }
+    if (!dispatched) {
+      // Stopped while the claim was out: hand its timeouts back rather than run them.
+      this.state = 'stopped';
+      await worker.releaseClaimed(ref, result.claimed);
+      return false;
+    }
+    if (result.claimed.length >= limit) return true;
+    if (!worker.active) {
+      // A handler stopped the engine during dispatch: no timer may outlive the stop.
+      this.state = 'stopped';
+      return false;
+    }
+    this.state = 'sleeping';
+    this.sleepUntil(Math.min(result.nextDueAt ?? Number.POSITIVE_INFINITY, this.wakeHint));
+    return false;
   }
 
   private sleepUntil(dueAt: number): void {
