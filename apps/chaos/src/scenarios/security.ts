@@ -9,16 +9,18 @@ import type { Check } from '../harness/tally.js';
 import type { ScheduleItem } from '../worker-protocol.js';
 
 /**
- * The ACL rules of a least-privilege user of the library: its own prefix's keys and channels, the
- * script commands, and the commands the scripts run, nothing else. (INFO is allowed for the
- * persistence check and ioredis' ready check; the library copes without it.)
+ * The ACL rules of a least-privilege user of the library under `prefix` (without the `on` and
+ * password parts). Taken from the library's own `aclRulesFor` when the package exports it, so the
+ * scenario proves the line the README gives; otherwise the same rules written out here.
  */
-export function chaosAclRules(prefix: string, password: string): string[] {
-  return [
-    'on', `>${password}`, 'resetkeys', `~${prefix}:*`, 'resetchannels', `&${prefix}:*`, '-@all',
-    '+evalsha', '+eval', '+ping', '+time', '+info', '+subscribe', '+unsubscribe', '+quit', '+publish',
-    '+zadd', '+zrem', '+zscore', '+zrange', '+zrangebyscore', '+zcard', '+hget', '+hset', '+hdel', '+incrby',
-  ];
+export async function libraryAclRules(prefix: string): Promise<{ rules: string[]; source: string }> {
+  const core = (await import('@durable-timeout/core')) as { aclRulesFor?: (prefix: string) => string };
+  if (typeof core.aclRulesFor === 'function') return { rules: core.aclRulesFor(prefix).split(' '), source: 'aclRulesFor() of @durable-timeout/core' };
+  const commands = ['evalsha', 'eval', 'time', 'zadd', 'zrem', 'zrange', 'zrangebyscore', 'zscore', 'zcard', 'hget', 'hset', 'hdel', 'incrby', 'publish', 'ping', 'subscribe', 'unsubscribe', 'quit', 'info'];
+  return {
+    rules: ['resetkeys', 'resetchannels', `~${prefix}:{*`, `&${prefix}:wake:*`, '-@all', ...commands.map((command) => `+${command}`)],
+    source: 'written out in the scenario (@durable-timeout/core does not export aclRulesFor)',
+  };
 }
 
 /** A small baseline run on a rig: `count` timeouts over 3 s on 2 workers; returns the rig's result. */
@@ -52,7 +54,7 @@ function merge(name: string, parts: ScenarioResult[], checks: Check[], notes: st
     boundMs: Math.max(...parts.map((part) => part.boundMs ?? 0)),
     pass: failures.length === 0,
     failures,
-    notes: [...parts.flatMap((part) => part.notes), ...notes],
+    notes: [...parts.flatMap((part, i) => part.notes.map((note) => `part ${i + 1}: ${note}`)), ...notes],
   };
 }
 
@@ -77,9 +79,9 @@ export const aclTls: Scenario = {
       user.on('error', () => undefined);
       try {
         aclPart = await miniBaseline('acl-tls', context, { redis: aclServer, workerConnection: userUrl, harnessConnection: userUrl }, count, async (prefix) => {
-          const rules = chaosAclRules(prefix, password);
-          await admin.call('ACL', 'SETUSER', 'chaos-app', 'reset', ...rules);
-          notes.push(`ACL: user chaos-app ${rules.map((rule) => (rule.startsWith('>') ? '>***' : rule)).join(' ')}`);
+          const { rules, source } = await libraryAclRules(prefix);
+          await admin.call('ACL', 'SETUSER', 'chaos-app', 'reset', 'on', `>${password}`, ...rules);
+          notes.push(`ACL (${source}): ACL SETUSER chaos-app on >*** ${rules.join(' ')}`);
           await user.connect();
           const other = new DurableTimeouts({ connection: userUrl, prefix: 'someone-else', topics: { chaos: {} }, logger: null });
           const otherPrefixDenied = await other.schedule('chaos', 'x', { delayMs: 1_000 }).then(() => false, () => true);
@@ -89,6 +91,7 @@ export const aclTls: Scenario = {
             { name: 'KEYS denied', ok: await denied(user.keys('*')) },
             { name: 'CONFIG denied', ok: await denied(user.config('GET', 'dir')) },
             { name: "another prefix's keys out of reach (GET)", ok: await denied(user.get('someone-else:{chaos:0}:due')) },
+            { name: 'a prefix that extends ours is out of reach too', ok: await denied(user.get(`${prefix}:x:{chaos:0}:due`)) },
             { name: 'an engine with another prefix is refused', ok: otherPrefixDenied },
           ];
         });
@@ -205,6 +208,7 @@ export const hostileInput: Scenario = {
       ];
       return rig.result({ maxLost: 0, maxDuplicateEffects: 0, maxDuplicateDeliveries: 0, boundMs: SWEEP_MS + 1_000 }, checks, [
         `${items.length + 2} hostile schedules: ${rig.expected.size} stored and fired inertly, ${rig.rejected.size + 2} rejected; ${everyLine.length} log/error lines scanned for the secret`,
+        `rejected: ${[...rig.rejected].map(([id, error]) => `${JSON.stringify(id).slice(0, 24)} (${error.split(':')[0]})`).join(', ')}, "oversized" (${oversized?.split(':')[0]}), "" (${emptyId?.split(':')[0]})`,
       ]);
     }),
 };
