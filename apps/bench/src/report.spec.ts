@@ -28,7 +28,7 @@ describe('toJsonReport', () => {
       quick: false,
       environment: [],
       runs: [run({}), run({ system: 'setTimeout (memory)', lateness: null, bytesPerPending: null, redisCommandsPerFired: null })],
-      idle: { system: 'durable-timeout', commandsPerSec: 1.066, executedPerSec: 5.2, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
+      idle: { system: 'durable-timeout', commandsPerSec: 1.066, busiestWindowPerSec: 1.3, executedPerSec: 5.2, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
       clusterSpread: [{ node: '127.0.0.1:7000', slots: 5, timeouts: 100 }],
     };
     expect(toJsonReport(report)).toEqual({

@@ -33,8 +33,10 @@ export interface RunResult {
 /** Cost of one idle instance. */
 export interface IdleResult {
   system: string;
-  /** Commands the instance sent per second (what a client pays: round trips). */
+  /** Commands the instance sent per second over the whole watch (what a client pays: round trips). */
   commandsPerSec: number;
+  /** Commands per second in the busiest 10-s window of the watch. */
+  busiestWindowPerSec: number;
   /** Commands Redis ran per second for it, those inside Lua scripts included. */
   executedPerSec: number;
   windowMs: number;

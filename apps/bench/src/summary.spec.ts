@@ -24,7 +24,7 @@ const report: BenchReport = {
   quick: false,
   environment: ['full run, Node v20'],
   runs: [run],
-  idle: { system: 'durable-timeout', commandsPerSec: 1.07, executedPerSec: 5.5, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
+  idle: { system: 'durable-timeout', commandsPerSec: 1.07, busiestWindowPerSec: 1.9, executedPerSec: 5.5, windowMs: 70_000, topics: 4, slotsPerTopic: 16 },
   clusterSpread: [{ node: '127.0.0.1:7001', slots: 6, timeouts: 18_000 }],
 };
 
@@ -42,7 +42,7 @@ describe('summary', () => {
   it('prints the environment, the runs, idle, cluster spread and targets', () => {
     const text = renderTextReport(report, [{ target: 'idle', measured: '1.07/s', pass: true }]);
     expect(text.split('\n')[0]).toBe('full run, Node v20');
-    expect(text).toContain('1.07 commands/s sent, 5.50 commands/s run by Redis');
+    expect(text).toContain('watched 70 s: 1.07 commands/s sent (busiest 10 s: 1.90/s), 5.50 commands/s run by Redis');
     expect(text).toContain('127.0.0.1:7001: 6 slots, 18,000 timeouts');
     expect(text).toMatch(/idle\s+1\.07\/s\s+PASS/);
   });

@@ -57,8 +57,9 @@ function extraLines(report: BenchReport): string[] {
   if (report.idle) {
     const idle = report.idle;
     lines.push(
-      `Idle: one ${idle.system} instance, ${idle.topics} topics x ${idle.slotsPerTopic} slots, over ${formatNumber(idle.windowMs / 1000, 1)} s: ` +
-        `${formatNumber(idle.commandsPerSec, 2)} commands/s sent, ${formatNumber(idle.executedPerSec, 2)} commands/s run by Redis (Lua included).`,
+      `Idle: one ${idle.system} instance, ${idle.topics} topics x ${idle.slotsPerTopic} slots, watched ${formatNumber(idle.windowMs / 1000)} s: ` +
+        `${formatNumber(idle.commandsPerSec, 2)} commands/s sent (busiest 10 s: ${formatNumber(idle.busiestWindowPerSec, 2)}/s), ` +
+        `${formatNumber(idle.executedPerSec, 2)} commands/s run by Redis (Lua included).`,
     );
   }
   if (report.clusterSpread.length > 0) {
