@@ -186,7 +186,7 @@ describe('orders app (durable mode) over HTTP', () => {
 });
 
 describe('orders app health', () => {
-  it('is up with Redis and the timeout pollers, and answers 503 once Redis is killed', async () => {
+  it('is up with Redis and the timeout pollers; once Redis is killed, health and the API answer 503', async () => {
     const redis = await RedisServer.start();
     const orders = await startOrdersApp(sharedConfig(redis.url));
     try {
@@ -196,6 +196,13 @@ describe('orders app health', () => {
 
       await redis.kill();
       const down = await eventually(() => orders.http.get('/health'), (response) => response.status === 503);
+
+      // The API answers 503 with Retry-After (not 500) while Redis is unreachable.
+      const notCreated = await orders.http.post('/orders').send(orderBody()).expect(503);
+      expect(notCreated.headers['retry-after']).toBe('1');
+      expect(notCreated.body.message).toContain('retry');
+      const notRead = await orders.http.get('/orders/00000000-0000-4000-8000-000000000000').expect(503);
+      expect(notRead.body.message).toContain('did not answer');
       expect(down.body.status).toBe('error');
       expect(down.body.error).toHaveProperty('redis.status', 'down');
     } finally {

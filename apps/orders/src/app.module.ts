@@ -1,6 +1,6 @@
 import { Global, Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { DurableTimeoutModule } from '@durable-timeout/nestjs';
 import { DurableTimeoutHealthIndicator } from '@durable-timeout/nestjs/terminus';
@@ -9,6 +9,7 @@ import { HealthController } from './health/health.controller.js';
 import { PAYMENT_TOPIC } from './orders/deadlines/durable-payment-deadlines.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { RedisHealthIndicator } from './redis/redis.health.js';
+import { ServiceUnavailableFilter } from './redis/service-unavailable.filter.js';
 import { REDIS_CLIENT, RedisClientCloser, redisClientProvider } from './redis/redis.providers.js';
 import { ShutdownLogger } from './shutdown.logger.js';
 
@@ -69,6 +70,7 @@ export class AppModule {
         ShutdownLogger,
         RedisHealthIndicator,
         ...(durable ? [DurableTimeoutHealthIndicator] : []),
+        { provide: APP_FILTER, useClass: ServiceUnavailableFilter },
         {
           provide: APP_PIPE,
           useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),

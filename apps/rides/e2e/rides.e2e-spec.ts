@@ -160,7 +160,7 @@ describe('rides app (durable mode) over HTTP', () => {
 });
 
 describe('rides app health', () => {
-  it('is up with Redis and the timeout pollers, and answers 503 once Redis is killed', async () => {
+  it('is up with Redis and the timeout pollers; once Redis is killed, health and the API answer 503', async () => {
     const redis = await RedisServer.start();
     const rides = await startRidesApp(sharedConfig(redis.url));
     try {
@@ -169,6 +169,13 @@ describe('rides app health', () => {
       expect(up.body).toMatchObject({ status: 'ok', info: { redis: { status: 'up' }, 'durable-timeout': { status: 'up' } } });
       await redis.kill();
       const down = await eventually(() => rides.http.get('/health'), (response) => response.status === 503);
+
+      // The API answers 503 with Retry-After (not 500) while Redis is unreachable.
+      const notCreated = await rides.http.post('/trips').send(tripBody()).expect(503);
+      expect(notCreated.headers['retry-after']).toBe('1');
+      expect(notCreated.body.message).toContain('retry');
+      const notRead = await rides.http.get('/trips/00000000-0000-4000-8000-000000000000').expect(503);
+      expect(notRead.body.message).toContain('did not answer');
       expect(down.body.error).toHaveProperty('redis.status', 'down');
     } finally {
       await rides.app.close();

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Redis } from 'ioredis';
 import type { OrdersConfig } from '../config/orders.config.js';
 import { REDIS_CLIENT } from '../redis/redis.providers.js';
+import { reachRedis } from '../redis/state-unavailable.error.js';
 import { OrderExistsError } from './errors/order-exists.error.js';
 import { OrderKeys } from './order.keys.js';
 import type { OrderItem, OrderStatus, OrderView, TransitionCause } from './order.model.js';
@@ -62,12 +63,14 @@ export class OrderRepository {
   /** Stores a new order in PENDING_PAYMENT; returns its creation and payment due times (ms, Redis clock). */
   async create(id: string, order: NewOrder, due: PaymentDue): Promise<{ createdAt: number; paymentDueAt: number }> {
     const details = JSON.stringify({ items: order.items, amountCents: order.amountCents, customerId: order.customerId });
-    const reply = await this.scripts.ordersCreate(
-      this.keys.order(id),
-      id,
-      details,
-      'dueAt' in due ? String(due.dueAt) : '',
-      'delayMs' in due ? String(due.delayMs) : '0',
+    const reply = await reachRedis(() =>
+      this.scripts.ordersCreate(
+        this.keys.order(id),
+        id,
+        details,
+        'dueAt' in due ? String(due.dueAt) : '',
+        'delayMs' in due ? String(due.delayMs) : '0',
+      ),
     );
     if (reply === -1) throw new OrderExistsError(id);
     const [createdAt, paymentDueAt] = reply as [number, number];
@@ -76,7 +79,9 @@ export class OrderRepository {
 
   /** Reads an order with its transitions in one MULTI (a consistent snapshot), or null. */
   async get(id: string): Promise<OrderView | null> {
-    const replies = await this.redis.multi().hgetall(this.keys.order(id)).lrange(this.keys.transitions(id), 0, -1).exec();
+    const replies = await reachRedis(() =>
+      this.redis.multi().hgetall(this.keys.order(id)).lrange(this.keys.transitions(id), 0, -1).exec(),
+    );
     if (replies === null) return null;
     const [[hashError, fields], [listError, transitions]] = replies as [[Error | null, Record<string, string>], [Error | null, string[]]];
     if (hashError) throw hashError;
@@ -88,16 +93,18 @@ export class OrderRepository {
   /** Compare-and-set: moves the order from `from` to `to` only if it is in `from` now. */
   async transition(id: string, from: OrderStatus, to: OrderStatus, request: TransitionRequest): Promise<TransitionOutcome> {
     const extra = Object.entries(request.fields ?? {}).flat();
-    const reply = await this.scripts.ordersTransition(
-      this.keys.order(id),
-      this.keys.transitions(id),
-      from,
-      to,
-      request.by,
-      request.fencingToken === undefined ? '' : String(request.fencingToken),
-      request.attempt === undefined ? '' : String(request.attempt),
-      this.instance,
-      ...extra,
+    const reply = await reachRedis(() =>
+      this.scripts.ordersTransition(
+        this.keys.order(id),
+        this.keys.transitions(id),
+        from,
+        to,
+        request.by,
+        request.fencingToken === undefined ? '' : String(request.fencingToken),
+        request.attempt === undefined ? '' : String(request.attempt),
+        this.instance,
+        ...extra,
+      ),
     );
     if (reply === -1) return { applied: false, status: null };
     const [applied, value] = reply as [number, number | string];

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Redis } from 'ioredis';
 import type { RidesConfig } from '../config/rides.config.js';
 import { REDIS_CLIENT } from '../redis/redis.providers.js';
+import { reachRedis } from '../redis/state-unavailable.error.js';
 import { CorruptTripError } from './errors/corrupt-trip.error.js';
 import { TripExistsError } from './errors/trip-exists.error.js';
 import { TripKeys } from './trip.keys.js';
@@ -59,12 +60,14 @@ export class TripRepository {
   /** Stores a new trip in WAITING; returns its creation and match due times (ms, Redis clock). */
   async create(id: string, trip: NewTrip, due: MatchDue): Promise<{ createdAt: number; matchDueAt: number }> {
     const details = JSON.stringify({ riderId: trip.riderId, pickup: trip.pickup, dropoff: trip.dropoff });
-    const reply = await this.scripts.ridesCreate(
-      this.keys.trip(id),
-      id,
-      details,
-      'dueAt' in due ? String(due.dueAt) : '',
-      'delayMs' in due ? String(due.delayMs) : '0',
+    const reply = await reachRedis(() =>
+      this.scripts.ridesCreate(
+        this.keys.trip(id),
+        id,
+        details,
+        'dueAt' in due ? String(due.dueAt) : '',
+        'delayMs' in due ? String(due.delayMs) : '0',
+      ),
     );
     if (reply === -1) throw new TripExistsError(id);
     const [createdAt, matchDueAt] = reply as [number, number];
@@ -73,7 +76,9 @@ export class TripRepository {
 
   /** Reads a trip with its transitions in one MULTI (a consistent snapshot), or null. */
   async get(id: string): Promise<TripView | null> {
-    const replies = await this.redis.multi().hgetall(this.keys.trip(id)).lrange(this.keys.transitions(id), 0, -1).exec();
+    const replies = await reachRedis(() =>
+      this.redis.multi().hgetall(this.keys.trip(id)).lrange(this.keys.transitions(id), 0, -1).exec(),
+    );
     if (replies === null) return null;
     const [[hashError, fields], [listError, transitions]] = replies as [[Error | null, Record<string, string>], [Error | null, string[]]];
     if (hashError) throw hashError;
@@ -84,17 +89,13 @@ export class TripRepository {
 
   /** The trip a driver is assigned to, or null when free. */
   async assignmentOf(driverId: string): Promise<string | null> {
-    return this.redis.hget(this.keys.driverAssignments(), driverId);
+    return reachRedis(() => this.redis.hget(this.keys.driverAssignments(), driverId));
   }
 
   /** A driver accepts a trip: assigned only if the trip is WAITING and the driver free. */
   async accept(id: string, driverId: string): Promise<AcceptOutcome> {
-    const reply = await this.scripts.ridesAccept(
-      this.keys.trip(id),
-      this.keys.transitions(id),
-      this.keys.driverAssignments(),
-      driverId,
-      this.instance,
+    const reply = await reachRedis(() =>
+      this.scripts.ridesAccept(this.keys.trip(id), this.keys.transitions(id), this.keys.driverAssignments(), driverId, this.instance),
     );
     if (reply === -1) return { outcome: 'not_found' };
     const [code, value] = reply as [number, number | string];
@@ -105,12 +106,14 @@ export class TripRepository {
 
   /** The timeout's compare-and-set: WAITING -> DRIVER_NOT_FOUND, recording the delivery. */
   async expire(id: string, delivery?: { fencingToken: number; attempt: number }): Promise<ExpireOutcome> {
-    const reply = await this.scripts.ridesExpire(
-      this.keys.trip(id),
-      this.keys.transitions(id),
-      delivery === undefined ? '' : String(delivery.fencingToken),
-      delivery === undefined ? '' : String(delivery.attempt),
-      this.instance,
+    const reply = await reachRedis(() =>
+      this.scripts.ridesExpire(
+        this.keys.trip(id),
+        this.keys.transitions(id),
+        delivery === undefined ? '' : String(delivery.fencingToken),
+        delivery === undefined ? '' : String(delivery.attempt),
+        this.instance,
+      ),
     );
     if (reply === -1) return { applied: false, status: null };
     const [applied, value] = reply as [number, number | string];
