@@ -11,17 +11,9 @@ export const BENCH_SLOTS = 16;
 /** `schedule()` calls kept in flight by the scheduler. */
 const SCHEDULE_IN_FLIGHT = 1_000;
 
-/**
- * The engine's connection option for a target. Cluster: auto-pipelining off, because ioredis
- * groups an auto-pipelined command by the slot of its first argument, and the store's scripts with
- * a variable key count pass that count first, so commands of different shards land in one
- * pipeline and ioredis refuses it ("All keys in the pipeline should belong to the same slots
- * allocation group", see redis/ioredis#2109).
- */
+/** The engine's connection option for a target: the library's own defaults, nothing tuned. */
 export function connectionOf(target: RedisTarget): ConnectionOptions {
-  return target.kind === 'single'
-    ? { host: target.host, port: target.port }
-    : { cluster: target.nodes, options: { enableAutoPipelining: false } };
+  return target.kind === 'single' ? { host: target.host, port: target.port } : { cluster: target.nodes };
 }
 
 /** Schedules a plan through any `schedule`-shaped API: one call per timeout, many in flight. */
