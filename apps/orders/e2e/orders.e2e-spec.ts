@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { DURABLE_TIMEOUTS } from '@durable-timeout/nestjs';
+import type { DurableTimeouts } from '@durable-timeout/core';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { OrderExpiryService } from '../src/orders/order-expiry.service.js';
 import type { OrderView } from '../src/orders/order.model.js';
@@ -116,6 +118,14 @@ describe('orders app (durable mode) over HTTP', () => {
       expect(order.status).toBe(status === 200 ? 'CONFIRMED' : 'PAYMENT_TIMEOUT');
       expect([200, 409]).toContain(status);
     }
+  });
+
+  it('answers 503 with Retry-After to new work once its timeouts have stopped (shutting down)', async () => {
+    const orders = await start(sharedConfig(redis.url));
+    await orders.app.get<DurableTimeouts>(DURABLE_TIMEOUTS).stop({ drainMs: 0 });
+    const refused = await orders.http.post('/orders').send(orderBody()).expect(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body.message).toContain('shutting down');
   });
 
   it('answers 400 with a message for bad bodies and 404 for unknown orders', async () => {

@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { DURABLE_TIMEOUTS } from '@durable-timeout/nestjs';
+import type { DurableTimeouts } from '@durable-timeout/core';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { TripExpiryService } from '../src/trips/trip-expiry.service.js';
 import type { DriverView, TripView } from '../src/trips/trip.model.js';
@@ -98,6 +100,14 @@ describe('rides app (durable mode) over HTTP', () => {
         expect(await driver(a, driverId)).toEqual({ driverId, tripId: null });
       }
     }
+  });
+
+  it('answers 503 with Retry-After to new work once its timeouts have stopped (shutting down)', async () => {
+    const rides = await start(sharedConfig(redis.url));
+    await rides.app.get<DurableTimeouts>(DURABLE_TIMEOUTS).stop({ drainMs: 0 });
+    const refused = await rides.http.post('/trips').send(tripBody()).expect(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body.message).toContain('shutting down');
   });
 
   it('answers 400 with a message for bad bodies and 404 for unknown trips', async () => {

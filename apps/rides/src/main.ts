@@ -12,7 +12,8 @@ const app = await NestFactory.create(AppModule.register(config));
 app.enableShutdownHooks();
 await app.listen(config.PORT);
 new Logger('Bootstrap').log(
-  `rides listening on port ${config.PORT} (mode ${config.TIMEOUT_MODE}, driver-match timeout ${config.DRIVER_MATCH_TIMEOUT_MS} ms` +
+  `rides listening on port ${config.PORT} (mode ${config.TIMEOUT_MODE}, ` +
+    `driver-match timeout ${config.DRIVER_MATCH_TIMEOUT_MS} ms` +
     `${config.INSTANCE_ID ? `, instance ${config.INSTANCE_ID}` : ''})`,
 );
 

@@ -65,7 +65,13 @@ export function loadOrdersConfig(env: Readonly<Record<string, string | undefined
     KEY_PREFIX: prefix('KEY_PREFIX', value('KEY_PREFIX') ?? ORDERS_CONFIG_DEFAULTS.KEY_PREFIX),
     DT_PREFIX: prefix('DT_PREFIX', value('DT_PREFIX') ?? ORDERS_CONFIG_DEFAULTS.DT_PREFIX),
     DRAIN_MS: integer('DRAIN_MS', value('DRAIN_MS'), ORDERS_CONFIG_DEFAULTS.DRAIN_MS, 0, 600_000),
-    TIMEOUT_LEASE_MS: integer('TIMEOUT_LEASE_MS', value('TIMEOUT_LEASE_MS'), ORDERS_CONFIG_DEFAULTS.TIMEOUT_LEASE_MS, 100, 3_600_000),
+    TIMEOUT_LEASE_MS: integer(
+      'TIMEOUT_LEASE_MS',
+      value('TIMEOUT_LEASE_MS'),
+      ORDERS_CONFIG_DEFAULTS.TIMEOUT_LEASE_MS,
+      100,
+      3_600_000,
+    ),
     INSTANCE_ID: value('INSTANCE_ID'),
   };
 }

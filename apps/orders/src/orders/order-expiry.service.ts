@@ -20,7 +20,10 @@ export class OrderExpiryService {
 
   constructor(private readonly orders: OrderRepository) {}
 
-  /** Expires the order if it is still pending. Returns whether this call applied the change. Throws only on Redis errors (retried). */
+  /**
+   * Expires the order if it is still pending; returns whether this call applied the change.
+   * Throws only when Redis fails (the durable module then retries).
+   */
   async expire(orderId: string, delivery?: ExpiryDelivery): Promise<boolean> {
     const outcome = await this.orders.transition(orderId, 'PENDING_PAYMENT', 'PAYMENT_TIMEOUT', {
       by: 'timeout',

@@ -83,7 +83,10 @@ export class OrderRepository {
       this.redis.multi().hgetall(this.keys.order(id)).lrange(this.keys.transitions(id), 0, -1).exec(),
     );
     if (replies === null) return null;
-    const [[hashError, fields], [listError, transitions]] = replies as [[Error | null, Record<string, string>], [Error | null, string[]]];
+    const [[hashError, fields], [listError, transitions]] = replies as [
+      [Error | null, Record<string, string>],
+      [Error | null, string[]],
+    ];
     if (hashError) throw hashError;
     if (listError) throw listError;
     if (Object.keys(fields).length === 0) return null;

@@ -8,7 +8,8 @@ import { OrderNotPendingError } from './errors/order-not-pending.error.js';
 export class OrdersExceptionFilter extends BaseExceptionFilter {
   /** Converts the domain error and lets Nest write the usual `{ statusCode, message, error }` body. */
   override catch(error: OrderNotFoundError | OrderNotPendingError, host: ArgumentsHost): void {
-    const http = error instanceof OrderNotFoundError ? new NotFoundException(error.message) : new ConflictException(error.message);
+    const http =
+      error instanceof OrderNotFoundError ? new NotFoundException(error.message) : new ConflictException(error.message);
     super.catch(http, host);
   }
 }

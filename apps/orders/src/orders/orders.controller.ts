@@ -12,7 +12,11 @@ export class OrdersController {
   /** Places an order; it must be paid within PAYMENT_TIMEOUT_MS. */
   @Post()
   create(@Body() body: CreateOrderDto): Promise<CreatedOrderView> {
-    return this.orders.create({ items: body.items.map(({ sku, qty }) => ({ sku, qty })), amountCents: body.amountCents, customerId: body.customerId });
+    return this.orders.create({
+      items: body.items.map(({ sku, qty }) => ({ sku, qty })),
+      amountCents: body.amountCents,
+      customerId: body.customerId,
+    });
   }
 
   /** Pays a pending order: 200 CONFIRMED, 409 when already paid or timed out, 404 when unknown. */

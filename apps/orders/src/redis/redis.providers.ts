@@ -10,16 +10,18 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 export const redisClientProvider: Provider = {
   provide: REDIS_CLIENT,
   inject: [ConfigService],
-  useFactory: (config: ConfigService<OrdersConfig, true>) =>
-    new Redis(config.get('REDIS_URL', { infer: true }), {
-      connectionName: `orders${config.get('INSTANCE_ID', { infer: true }) ? `:${config.get('INSTANCE_ID', { infer: true })}` : ''}`,
+  useFactory: (config: ConfigService<OrdersConfig, true>) => {
+    const instance = config.get('INSTANCE_ID', { infer: true });
+    return new Redis(config.get('REDIS_URL', { infer: true }), {
+      connectionName: instance ? `orders:${instance}` : 'orders',
       // A request fails within a couple of seconds when Redis is down instead of hanging in the
       // offline queue; the client reconnects on its own meanwhile.
       maxRetriesPerRequest: 1,
       commandTimeout: 2_000,
       // Shutdown with Redis unreachable: drop the half-open socket quickly instead of after 2 s.
       disconnectTimeout: 500,
-    }),
+    });
+  },
 };
 
 /**

@@ -11,7 +11,10 @@ export class RedisHealthIndicator {
     private readonly health: HealthIndicatorService,
   ) {}
 
-  /** Up when Redis answers PING within `timeoutMs` (a connection still opening gets that long too); down otherwise, never throws. */
+  /**
+   * Up when Redis answers PING within `timeoutMs` (a connection still opening gets that long too);
+   * down otherwise. Never throws.
+   */
   async isHealthy<const Key extends string>(key: Key, timeoutMs = 1_000): Promise<HealthIndicatorResult<Key>> {
     return this.health
       .check(key)

@@ -20,7 +20,10 @@ export class TripExpiryService {
 
   constructor(private readonly trips: TripRepository) {}
 
-  /** Gives up on the trip if it is still waiting. Returns whether this call applied the change. Throws only on Redis errors (retried). */
+  /**
+   * Gives up on the trip if it is still waiting; returns whether this call applied the change.
+   * Throws only when Redis fails (the durable module then retries).
+   */
   async expire(tripId: string, delivery?: ExpiryDelivery): Promise<boolean> {
     const outcome = await this.trips.expire(tripId, delivery);
     if (outcome.applied) {

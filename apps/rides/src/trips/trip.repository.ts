@@ -34,7 +34,7 @@ export type ExpireOutcome = { applied: true; at: number } | { applied: false; st
 interface TripScripts {
   ridesCreate(key: string, id: string, details: string, dueAt: string, delayMs: string): Promise<unknown>;
   ridesAccept(tripKey: string, transitionsKey: string, driversKey: string, driverId: string, instance: string): Promise<unknown>;
-  ridesExpire(tripKey: string, transitionsKey: string, fencingToken: string, attempt: string, instance: string): Promise<unknown>;
+  ridesExpire(tripKey: string, transitionsKey: string, token: string, attempt: string, instance: string): Promise<unknown>;
 }
 
 /**
@@ -80,7 +80,10 @@ export class TripRepository {
       this.redis.multi().hgetall(this.keys.trip(id)).lrange(this.keys.transitions(id), 0, -1).exec(),
     );
     if (replies === null) return null;
-    const [[hashError, fields], [listError, transitions]] = replies as [[Error | null, Record<string, string>], [Error | null, string[]]];
+    const [[hashError, fields], [listError, transitions]] = replies as [
+      [Error | null, Record<string, string>],
+      [Error | null, string[]],
+    ];
     if (hashError) throw hashError;
     if (listError) throw listError;
     if (Object.keys(fields).length === 0) return null;
@@ -95,7 +98,13 @@ export class TripRepository {
   /** A driver accepts a trip: assigned only if the trip is WAITING and the driver free. */
   async accept(id: string, driverId: string): Promise<AcceptOutcome> {
     const reply = await reachRedis(() =>
-      this.scripts.ridesAccept(this.keys.trip(id), this.keys.transitions(id), this.keys.driverAssignments(), driverId, this.instance),
+      this.scripts.ridesAccept(
+        this.keys.trip(id),
+        this.keys.transitions(id),
+        this.keys.driverAssignments(),
+        driverId,
+        this.instance,
+      ),
     );
     if (reply === -1) return { outcome: 'not_found' };
     const [code, value] = reply as [number, number | string];

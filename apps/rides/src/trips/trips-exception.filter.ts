@@ -9,7 +9,8 @@ import { TripNotWaitingError } from './errors/trip-not-waiting.error.js';
 export class TripsExceptionFilter extends BaseExceptionFilter {
   /** Converts the domain error and lets Nest write the usual `{ statusCode, message, error }` body. */
   override catch(error: TripNotFoundError | TripNotWaitingError | DriverBusyError, host: ArgumentsHost): void {
-    const http = error instanceof TripNotFoundError ? new NotFoundException(error.message) : new ConflictException(error.message);
+    const http =
+      error instanceof TripNotFoundError ? new NotFoundException(error.message) : new ConflictException(error.message);
     super.catch(http, host);
   }
 }

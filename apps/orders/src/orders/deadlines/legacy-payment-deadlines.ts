@@ -24,7 +24,8 @@ export class LegacyPaymentDeadlines extends PaymentDeadlines implements BeforeAp
       this.timers.delete(orderId);
       this.expiry.expire(orderId).catch((error: unknown) => {
         // No retry in the old pattern: a failed expiry is simply lost.
-        this.logger.error(ordersMessages.legacyExpiryFailed(orderId, error instanceof Error ? error.message : String(error)));
+        const reason = error instanceof Error ? error.message : String(error);
+        this.logger.error(ordersMessages.legacyExpiryFailed(orderId, reason));
       });
     }, delayMs);
     this.timers.set(orderId, timer);

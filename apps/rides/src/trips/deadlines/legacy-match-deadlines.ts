@@ -24,7 +24,8 @@ export class LegacyMatchDeadlines extends MatchDeadlines implements BeforeApplic
       this.timers.delete(tripId);
       this.expiry.expire(tripId).catch((error: unknown) => {
         // No retry in the old pattern: a failed expiry is simply lost.
-        this.logger.error(tripsMessages.legacyExpiryFailed(tripId, error instanceof Error ? error.message : String(error)));
+        const reason = error instanceof Error ? error.message : String(error);
+        this.logger.error(tripsMessages.legacyExpiryFailed(tripId, reason));
       });
     }, delayMs);
     this.timers.set(tripId, timer);
