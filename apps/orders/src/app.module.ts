@@ -1,4 +1,4 @@
-import { Global, Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
+import { Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -10,16 +10,11 @@ import { PAYMENT_TOPIC } from './orders/deadlines/durable-payment-deadlines.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { RedisHealthIndicator } from './redis/redis.health.js';
 import { ServiceUnavailableFilter } from './redis/service-unavailable.filter.js';
-import { REDIS_CLIENT, RedisClientCloser, redisClientProvider } from './redis/redis.providers.js';
+import { RedisModule } from './redis/redis.module.js';
 import { ShutdownLogger } from './shutdown.logger.js';
 
 /** Attempts of a payment timeout before it is dead-lettered: only Redis errors make it retry. */
 const PAYMENT_MAX_ATTEMPTS = 10;
-
-/** The app's Redis connection, shared by every module of the app. */
-@Global()
-@Module({ providers: [redisClientProvider, RedisClientCloser], exports: [REDIS_CLIENT] })
-class RedisModule {}
 
 /** The orders app. Build it with `AppModule.register(config)`; `main.ts` passes the environment's config. */
 @Module({})
