@@ -14,7 +14,7 @@ describe('orders app (legacy mode: one setTimeout per order)', () => {
   });
 
   it('serves the same endpoints, times out in the creating process, and loses the timeout when that process stops', async () => {
-    const config = sharedConfig(redis.url, { TIMEOUT_MODE: 'legacy', PAYMENT_TIMEOUT_MS: 300 });
+    const config = sharedConfig(redis.url, { TIMEOUT_MODE: 'legacy', PAYMENT_TIMEOUT_MS: 800 });
     const a = await startOrdersApp({ ...config, INSTANCE_ID: 'a' });
     const b = await startOrdersApp({ ...config, INSTANCE_ID: 'b' });
     const read = async (id: string) => (await b.http.get(`/orders/${id}`).expect(200)).body as OrderView;

@@ -57,7 +57,7 @@ describe('orders app (durable mode) over HTTP', () => {
   });
 
   it('confirms a paid order, cancels its timeout, and answers a second payment with 409', async () => {
-    const orders = await start(sharedConfig(redis.url, { PAYMENT_TIMEOUT_MS: 400 }));
+    const orders = await start(sharedConfig(redis.url, { PAYMENT_TIMEOUT_MS: 1_000 }));
     const { id } = (await orders.http.post('/orders').send(orderBody()).expect(201)).body as { id: string };
 
     const paid = await orders.http.post(`/orders/${id}/payment`).send({ paymentRef: 'pay-1' }).expect(200);
@@ -156,7 +156,7 @@ describe('orders app (durable mode) over HTTP', () => {
   });
 
   it('shares orders and timeouts between two instances: each unpaid order times out exactly once, also after one instance stops', async () => {
-    const config = sharedConfig(redis.url, { PAYMENT_TIMEOUT_MS: 800 });
+    const config = sharedConfig(redis.url, { PAYMENT_TIMEOUT_MS: 1_500, TIMEOUT_LEASE_MS: 10_000 });
     const a = await start({ ...config, INSTANCE_ID: 'a' });
     const b = await start({ ...config, INSTANCE_ID: 'b' });
     const expiryCalls = [a, b].map((instance) => {

@@ -14,7 +14,7 @@ describe('rides app (legacy mode: one setTimeout per trip)', () => {
   });
 
   it('serves the same endpoints and loses the timeout of a trip whose instance stops', async () => {
-    const config = sharedConfig(redis.url, { TIMEOUT_MODE: 'legacy', DRIVER_MATCH_TIMEOUT_MS: 300 });
+    const config = sharedConfig(redis.url, { TIMEOUT_MODE: 'legacy', DRIVER_MATCH_TIMEOUT_MS: 800 });
     const a = await startRidesApp({ ...config, INSTANCE_ID: 'a' });
     const b = await startRidesApp({ ...config, INSTANCE_ID: 'b' });
     const read = async (id: string) => (await b.http.get(`/trips/${id}`).expect(200)).body as TripView;

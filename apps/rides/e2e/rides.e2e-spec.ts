@@ -51,7 +51,7 @@ describe('rides app (durable mode) over HTTP', () => {
   });
 
   it('assigns a trip to the first driver, keeps a second driver free, refuses a busy driver, and cancels the timeout', async () => {
-    const rides = await start(sharedConfig(redis.url, { DRIVER_MATCH_TIMEOUT_MS: 400 }));
+    const rides = await start(sharedConfig(redis.url, { DRIVER_MATCH_TIMEOUT_MS: 1_000 }));
     const id = await request(rides);
     const accepted = await rides.http.post(`/trips/${id}/accept`).send({ driverId: 'driver-1' }).expect(200);
     expect(accepted.body).toMatchObject({ id, status: 'ASSIGNED', driverId: 'driver-1' });
@@ -136,7 +136,7 @@ describe('rides app (durable mode) over HTTP', () => {
   });
 
   it('shares trips and timeouts between two instances: each unmatched trip gives up exactly once, also after one instance stops', async () => {
-    const config = sharedConfig(redis.url, { DRIVER_MATCH_TIMEOUT_MS: 800 });
+    const config = sharedConfig(redis.url, { DRIVER_MATCH_TIMEOUT_MS: 1_500, TIMEOUT_LEASE_MS: 10_000 });
     const a = await start({ ...config, INSTANCE_ID: 'a' });
     const b = await start({ ...config, INSTANCE_ID: 'b' });
     const handled = [a, b].map((instance) => {
