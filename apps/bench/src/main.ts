@@ -10,7 +10,7 @@ import { clusterSpread } from './cluster-spread.js';
 import { measureIdle } from './idle.js';
 import { renderProfileSummary, summarizeProfile, type CpuProfile } from './profile-summary.js';
 import { RedisProbe } from './redis-probe.js';
-import { toJsonReport, type BenchReport, type RunResult } from './report.js';
+import { failedRun, toJsonReport, type BenchReport, type RunResult } from './report.js';
 import { runOne } from './runner.js';
 import { renderMarkdownReport, renderTextReport } from './summary.js';
 import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.js';
@@ -38,6 +38,16 @@ function profileFileOf(options: BenchOptions, key: SystemKey, workload: Workload
   return join(options.profileDir, `${key}-${workload.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
 }
 
+/** Runs one system; a run that breaks is logged and shows as an empty row, and the benchmark goes on. */
+async function runOrReport(label: string, workload: Workload, run: () => Promise<RunResult>): Promise<RunResult> {
+  try {
+    return await run();
+  } catch (error) {
+    log(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    return failedRun(label, workload);
+  }
+}
+
 async function singleNodeRuns(options: BenchOptions, workloads: Workload[], report: BenchReport): Promise<void> {
   const server = await RedisServer.start();
   try {
@@ -54,7 +64,9 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
         if (key === 'cluster' || !wants(options, key)) continue;
         const system = await loadSystem(key);
         report.runs.push(
-          await runOne({ system, label: SYSTEM[key], workload, target, probe, prefix: nextPrefix(), profileFile: profileFileOf(options, key, workload), log }),
+          await runOrReport(SYSTEM[key], workload, () =>
+            runOne({ system, label: SYSTEM[key], workload, target, probe, prefix: nextPrefix(), profileFile: profileFileOf(options, key, workload), log }),
+          ),
         );
       }
     }
@@ -77,7 +89,7 @@ async function clusterRun(options: BenchOptions, burst: Workload, report: BenchR
     const nodes = cluster.nodes.map((node) => node.client());
     const probe = new RedisProbe(nodes);
     const target: RedisTarget = { kind: 'cluster', nodes: cluster.startupNodes };
-    const result: RunResult = await runOne({
+    const result: RunResult = await runOrReport(SYSTEM.cluster, burst, () => runOne({
       system: engineSystem,
       label: SYSTEM.cluster,
       workload: burst,
@@ -89,7 +101,7 @@ async function clusterRun(options: BenchOptions, burst: Workload, report: BenchR
         report.clusterSpread = await clusterSpread(nodes, prefix, BENCH_TOPIC, BENCH_SLOTS);
       },
       log,
-    });
+    }));
     report.runs.push(result);
   } finally {
     await cluster.stop();

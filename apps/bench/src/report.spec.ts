@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { toJsonReport, type BenchReport, type RunResult } from './report.js';
+import { failedRun, toJsonReport, type BenchReport, type RunResult } from './report.js';
 
 function run(overrides: Partial<RunResult>): RunResult {
   return {
@@ -59,5 +59,12 @@ describe('toJsonReport', () => {
   it('keeps the idle key when idle was not measured', () => {
     const json = toJsonReport({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [] });
     expect(json).toEqual({ runs: [], idle: { system: 'durable-timeout', commandsPerSec: null } });
+  });
+
+  it('writes a broken run as a row of nulls', () => {
+    const json = toJsonReport({ quick: true, environment: [], runs: [failedRun('bullmq', { name: 'burst 10k', count: 10_000 })], idle: null, clusterSpread: [] });
+    expect(json.runs).toEqual([
+      { system: 'bullmq', workload: 'burst 10k', schedulePerSec: null, firedPerSec: null, lateness: { p50: null, p99: null, max: null }, bytesPerPending: null, redisCommandsPerFired: null },
+    ]);
   });
 });

@@ -63,6 +63,27 @@ export interface BenchReport {
   clusterSpread: ShardSpread[];
 }
 
+/** The row of a run that broke before it could measure anything: every figure null, nothing fired. */
+export function failedRun(system: string, workload: { name: string; count: number }): RunResult {
+  return {
+    system,
+    workload: workload.name,
+    schedulePerSec: null,
+    firedPerSec: null,
+    lateness: null,
+    bytesPerPending: null,
+    redisCommandsPerFired: null,
+    fired: 0,
+    expected: workload.count,
+    duplicates: 0,
+    workerCpuUsPerFired: null,
+    redisCpuUsPerFired: null,
+    commandMix: '',
+    netInPerFired: null,
+    netOutPerFired: null,
+  };
+}
+
 /** One row of the JSON file, in the shape issue 5 fixes. */
 export interface JsonRun {
   system: string;
