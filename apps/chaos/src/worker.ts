@@ -50,7 +50,7 @@ async function run(event: TimeoutEvent): Promise<void> {
       (chaos?.chaos === 'exit-once' && event.attempt === 1) ||
       (chaos?.chaos === 'fail-until-healed' && !(await recorder.healed()));
     runningTokens.set(`${event.id}\u0000${event.attempt}`, event.fencingToken);
-    await recorder.begin(event.id, event.fencingToken, !failOnPurpose, chaos !== undefined);
+    await recorder.begin(event.id, event.fencingToken, event.attempt, !failOnPurpose, chaos !== undefined);
     if (config!.reportRuns) send({ type: 'began', id: event.id, attempt: event.attempt, fencingToken: event.fencingToken });
     if (failOnPurpose) {
       await recorder.failed(event.id);

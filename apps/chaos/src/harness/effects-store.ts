@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
  * Start of one handler run. Counts the run (as a delivery unless the run is meant to fail), keeps
  * the greatest fencing token seen for the id (the fence), counts a token that does not grow (the
  * library promises a new, greater token on every claim), and notes the first run's time.
- * KEYS: deliveries, maxToken, regressions, firstDelivery, runLog. ARGV: id, token, countsAsDelivery, logRun.
+ * KEYS: deliveries, maxToken, regressions, firstDelivery, runLog, firstAttempt. ARGV: id, token, countsAsDelivery, logRun, attempt.
  */
 const BEGIN_SCRIPT = `
 local t = redis.call('TIME')
@@ -15,6 +15,7 @@ local fence = tonumber(redis.call('HGET', KEYS[2], id) or '-1')
 if token <= fence then redis.call('HINCRBY', KEYS[3], id, 1) else redis.call('HSET', KEYS[2], id, token) end
 redis.call('HSETNX', KEYS[4], id, now)
 if ARGV[4] == '1' then redis.call('RPUSH', KEYS[5], 'start:' .. now) end
+redis.call('HSETNX', KEYS[6], id, ARGV[5])
 return now
 `;
 
@@ -68,6 +69,7 @@ export function effectKeys(prefix: string) {
     maxToken: `${prefix}:maxToken`,
     regressions: `${prefix}:regressions`,
     firstDelivery: `${prefix}:firstDelivery`,
+    firstAttempt: `${prefix}:firstAttempt`,
     applied: `${prefix}:applied`,
     effectAt: `${prefix}:effectAt`,
     staleRejected: `${prefix}:staleRejected`,
@@ -92,10 +94,13 @@ export class EffectsRecorder {
     this.keys = effectKeys(prefix);
   }
 
-  /** Records the start of a run of `id` with `token`; `countsAsDelivery` is false for runs meant to fail. */
-  async begin(id: string, token: number, countsAsDelivery: boolean, trace: boolean): Promise<void> {
+  /** Records the start of a run of `id` with `token` and `attempt`; `countsAsDelivery` is false for runs meant to fail. */
+  async begin(id: string, token: number, attempt: number, countsAsDelivery: boolean, trace: boolean): Promise<void> {
     const k = this.keys;
-    await this.redis.eval(BEGIN_SCRIPT, 5, k.deliveries, k.maxToken, k.regressions, k.firstDelivery, k.runLog(id), id, token, countsAsDelivery ? 1 : 0, trace ? 1 : 0);
+    await this.redis.eval(
+      BEGIN_SCRIPT, 6, k.deliveries, k.maxToken, k.regressions, k.firstDelivery, k.runLog(id), k.firstAttempt,
+      id, token, countsAsDelivery ? 1 : 0, trace ? 1 : 0, attempt,
+    );
   }
 
   /** The guarded effect write: 1 applied, 2 already there, 0 refused as stale. */
@@ -129,6 +134,8 @@ export class EffectsRecorder {
 export interface EffectsSnapshot {
   deliveries: Map<string, number>;
   firstDelivery: Map<string, number>;
+  /** The attempt number of each id's first run (above 1: an earlier claim of it never ran its handler). */
+  firstAttempt: Map<string, number>;
   applied: Map<string, number>;
   effectAt: Map<string, number>;
   maxEffectToken: Map<string, number>;
@@ -199,6 +206,7 @@ export class EffectsReader {
     return {
       deliveries: await readHash(this.redis, k.deliveries),
       firstDelivery: await readHash(this.redis, k.firstDelivery),
+      firstAttempt: await readHash(this.redis, k.firstAttempt),
       applied: await readHash(this.redis, k.applied),
       effectAt: await readHash(this.redis, k.effectAt),
       maxEffectToken: await readHash(this.redis, k.maxEffectToken),

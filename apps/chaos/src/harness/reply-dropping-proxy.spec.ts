@@ -44,9 +44,13 @@ describe('ReplyDroppingProxy', () => {
     expect(proxy.pendingDrops).toBe(0);
 
     const second = await connectTo(proxy.port);
+    // A reply filter that refuses: the command matches, the reply is delivered, the drop stays armed.
+    proxy.dropNextReplies(1, () => true, (reply) => reply.toString('latin1').startsWith('+NEVER'));
     cleanups.push(() => void second.socket.destroy());
     second.socket.write('*1\r\n$4\r\nping\r\n');
     expect(await second.nextReply()).toBe('+PING-3\r\n');
+    expect(proxy.pendingDrops).toBe(1);
+    expect(proxy.dropped).toBe(1);
   });
 });
 

@@ -4,6 +4,9 @@ import { parseCommand, respValueEnd } from './resp.js';
 /** Chooses the commands whose reply the proxy drops, from their arguments (`args[0]` is the command name). */
 export type CommandMatcher = (args: readonly string[]) => boolean;
 
+/** Chooses, among the replies of matching commands, those to drop (the raw RESP bytes of one reply). */
+export type ReplyMatcher = (reply: Buffer) => boolean;
+
 /**
  * A TCP proxy in front of a Redis server that can lose replies: it forwards every command, lets
  * Redis run it, and when the reply of a chosen command comes back it cuts the client connection
@@ -13,6 +16,7 @@ export type CommandMatcher = (args: readonly string[]) => boolean;
 export class ReplyDroppingProxy {
   private armed = 0;
   private matcher: CommandMatcher = () => false;
+  private replyMatcher: ReplyMatcher = () => true;
   private readonly sockets = new Set<Socket>();
   private droppedReplies = 0;
 
@@ -46,10 +50,14 @@ export class ReplyDroppingProxy {
     return this.droppedReplies;
   }
 
-  /** Drops the reply of each of the next `count` commands that `matcher` accepts (sent from now on). */
-  dropNextReplies(count: number, matcher: CommandMatcher): void {
+  /**
+   * Drops the reply of each of the next `count` commands that `matcher` accepts and whose reply
+   * `replyMatcher` accepts (default: any reply).
+   */
+  dropNextReplies(count: number, matcher: CommandMatcher, replyMatcher: ReplyMatcher = () => true): void {
     this.armed = count;
     this.matcher = matcher;
+    this.replyMatcher = replyMatcher;
   }
 
   /** Commands still to be hit by the last `dropNextReplies`. */
@@ -86,9 +94,7 @@ export class ReplyDroppingProxy {
       for (;;) {
         const command = parseCommand(requests, offset);
         if (!command) break;
-        const drop = this.armed > 0 && this.matcher(command.args);
-        if (drop) this.armed -= 1;
-        doomed.push(drop);
+        doomed.push(this.armed > 0 && this.matcher(command.args));
         offset = command.end;
       }
       requests = requests.subarray(offset);
@@ -101,7 +107,8 @@ export class ReplyDroppingProxy {
       for (;;) {
         const end = respValueEnd(replies, offset);
         if (end < 0) break;
-        if (doomed.shift() === true) {
+        if (doomed.shift() === true && this.armed > 0 && this.replyMatcher(replies.subarray(offset, end))) {
+          this.armed -= 1;
           client.write(replies.subarray(0, offset));
           this.droppedReplies += 1;
           cutBoth();

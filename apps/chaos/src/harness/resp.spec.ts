@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseCommand, respValueEnd } from './resp.js';
+import { parseCommand, respArrayLength, respValueEnd } from './resp.js';
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');
 
@@ -39,5 +39,12 @@ describe('parseCommand', () => {
 
   it('returns null for a partial command', () => {
     expect(parseCommand(bytes('*2\r\n$3\r\nGET\r\n$1\r'), 0)).toBeNull();
+  });
+});
+
+describe('respArrayLength', () => {
+  it('reads the element count of an array reply, -1 for anything else', () => {
+    expect(respArrayLength(bytes('*9\r\n:1\r\n'))).toBe(9);
+    expect(respArrayLength(bytes(':1\r\n'))).toBe(-1);
   });
 });

@@ -85,3 +85,10 @@ export function parseCommand(buffer: Buffer, offset: number): ParsedCommand | nu
   }
   return { args, end };
 }
+
+/** Number of elements of the RESP array at the start of `reply`, or -1 when it is not an array. */
+export function respArrayLength(reply: Buffer): number {
+  if (reply[0] !== 0x2a) return -1;
+  const eol = lineEnd(reply, 1);
+  return eol < 0 ? -1 : Number(reply.toString('latin1', 1, eol));
+}

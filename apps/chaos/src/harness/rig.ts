@@ -223,7 +223,7 @@ export class Rig {
       pass: failures.length === 0,
       failures,
       notes: [
-        `stale writes refused ${counted.staleWritesRefused}, repeats absorbed ${counted.absorbedRepeats}, rejected schedules ${this.rejected.size}`,
+        `stale writes refused ${counted.staleWritesRefused}, repeats absorbed ${counted.absorbedRepeats}, orphaned claims recovered ${counted.recoveredOrphans}, rejected schedules ${this.rejected.size}`,
         ...notes,
       ],
     };

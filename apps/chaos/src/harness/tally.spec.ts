@@ -7,6 +7,7 @@ function snapshot(parts: Partial<Record<keyof EffectsSnapshot, Record<string, nu
   return {
     deliveries: map(parts.deliveries),
     firstDelivery: map(parts.firstDelivery),
+    firstAttempt: map(parts.firstAttempt),
     applied: map(parts.applied),
     effectAt: map(parts.effectAt),
     maxEffectToken: map(parts.maxEffectToken),
@@ -54,6 +55,10 @@ describe('tally', () => {
     expect(tally(new Map([['a', 0]]), snapshot({ effectAt: { a: 1 }, applied: { a: 2 } })).duplicateEffects).toBe(1);
   });
 
+  it('counts ids whose first run came on a later attempt as recovered orphans', () => {
+    expect(tally(new Map(), snapshot({ firstAttempt: { a: 1, b: 2, c: 3 } })).recoveredOrphans).toBe(2);
+  });
+
   it('sums token regressions and refused stale writes', () => {
     const figures = tally(new Map(), snapshot({ regressions: { a: 1, b: 2 }, staleRejected: { a: 4 } }));
     expect(figures.tokenRegressions).toBe(3);
@@ -64,7 +69,7 @@ describe('tally', () => {
 describe('judge', () => {
   const clean: Figures = {
     scheduled: 10, lost: 0, duplicateEffects: 0, duplicateDeliveries: 2, maxLatenessMs: 900,
-    earlyFires: 0, tokenRegressions: 0, staleWritesRefused: 0, absorbedRepeats: 0,
+    earlyFires: 0, tokenRegressions: 0, staleWritesRefused: 0, absorbedRepeats: 0, recoveredOrphans: 0,
   };
 
   it('passes figures within their targets and reports only the targets given', () => {

@@ -23,6 +23,8 @@ export interface Figures {
   staleWritesRefused: number;
   /** Later runs whose effect was already there (absorbed by the idempotent write). */
   absorbedRepeats: number;
+  /** Ids whose first handler run came on attempt 2 or later: an earlier claim was orphaned and recovered by its lease. */
+  recoveredOrphans: number;
 }
 
 function sum(values: Iterable<number>): number {
@@ -65,6 +67,7 @@ export function tally(expected: ReadonlyMap<string, number>, snapshot: EffectsSn
     tokenRegressions: sum(snapshot.regressions.values()),
     staleWritesRefused: sum(snapshot.staleRejected.values()),
     absorbedRepeats: sum(snapshot.repeats.values()),
+    recoveredOrphans: [...snapshot.firstAttempt.values()].filter((attempt) => attempt > 1).length,
   };
 }
 

@@ -1,6 +1,7 @@
 import { DurableTimeouts } from '@durable-timeout/core';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { ReplyDroppingProxy } from '../harness/reply-dropping-proxy.js';
+import { respArrayLength } from '../harness/resp.js';
 import { CHAOS_TOPIC, pollUntil, Rig, sleep, SWEEP_MS, withRig, type RunContext, type Scenario, type ScenarioResult } from '../harness/rig.js';
 import type { Check } from '../harness/tally.js';
 
@@ -182,18 +183,23 @@ export const lostReplies: Scenario = {
         await rig.stream(plan, async (signal) => {
           while (!signal.done) {
             await sleep(700);
-            proxy.dropNextReplies(1, armed % 2 === 0 ? isClaim : isAck);
+            // Claim replies are dropped only when they carry timeouts (more than the 3 header fields).
+            if (armed % 2 === 0) proxy.dropNextReplies(1, isClaim, (reply) => respArrayLength(reply) > 3);
+            else proxy.dropNextReplies(1, isAck);
             armed += 1;
           }
         });
         const settled = await rig.settle(plan.delayMs[1] + LEASE_MS + SWEEP_MS + 20_000);
+        const figures = await rig.figures();
         return rig.result(
           { maxLost: 0, maxDuplicateEffects: 0, boundMs: LEASE_MS + SWEEP_MS + 1_000 },
           [
             { name: 'settled', ok: settled },
             { name: 'replies were dropped', ok: proxy.dropped >= 2, detail: `${proxy.dropped}` },
+            { name: 'orphaned claims were recovered (first run on a later attempt)', ok: figures.recoveredOrphans >= 1, detail: `${figures.recoveredOrphans}` },
           ],
-          [`${proxy.dropped} replies dropped after the script ran (claims and acks, alternately)`],
+          [`${proxy.dropped} replies dropped after the script ran (claims and acks, alternately); ${figures.recoveredOrphans} orphaned timeouts recovered by their lease`],
+          figures,
         );
       });
     } finally {
