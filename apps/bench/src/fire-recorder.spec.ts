@@ -37,4 +37,16 @@ describe('FireRecorder', () => {
     recorder.arm(plan);
     expect(recorder.result()).toMatchObject({ lateness: [], fired: 0, firstFireAt: null });
   });
+
+  it('keeps the lateness of ids due after the warm-up apart', () => {
+    const long = planOf({ name: 's', kind: 'steady', count: 4, windowMs: 2_000 }, 10_000);
+    let now = 0;
+    const recorder = new FireRecorder(() => now);
+    recorder.arm(long);
+    for (const [id, at] of [['t0', 10_050], ['t1', 10_502], ['t2', 11_001], ['t3', 11_503]] as const) {
+      now = at;
+      recorder.record(id, null);
+    }
+    expect(recorder.result()).toMatchObject({ lateness: [50, 2, 1, 3], latenessAfterWarmUp: [1, 3] });
+  });
 });

@@ -1,9 +1,14 @@
 import { dueAt, type DuePlan } from './workloads.js';
 
+/** Ids due within this long of the plan's first due time count as the warm-up of a steady run. */
+export const WARM_UP_MS = 1_000;
+
 /** What a worker process reports about one run. */
 export interface FireResult {
   /** Lateness of the first start of every id, ms. */
   lateness: number[];
+  /** The same, for the ids due at least `WARM_UP_MS` after the first due time (steady workloads: the worker is warm). */
+  latenessAfterWarmUp: number[];
   /** Handler starts, duplicates included. */
   fired: number;
   /** Starts beyond the first for an id. */
@@ -25,6 +30,7 @@ export class FireRecorder {
   private plan: DuePlan | undefined;
   private seen = new Uint8Array(0);
   private lateness: number[] = [];
+  private latenessAfterWarmUp: number[] = [];
   private fired = 0;
   private duplicates = 0;
   private unknown = 0;
@@ -39,6 +45,7 @@ export class FireRecorder {
     this.plan = plan;
     this.seen = new Uint8Array(plan.count);
     this.lateness = [];
+    this.latenessAfterWarmUp = [];
     this.fired = this.duplicates = this.unknown = 0;
     this.firstFireAt = this.lastFireAt = null;
     this.cpuAtArm = process.cpuUsage();
@@ -61,7 +68,10 @@ export class FireRecorder {
       return;
     }
     this.seen[index] = 1;
-    this.lateness.push(now - (reportedDueAt ?? dueAt(plan, index)));
+    const due = dueAt(plan, index);
+    const lateness = now - (reportedDueAt ?? due);
+    this.lateness.push(lateness);
+    if (due - plan.startAt >= WARM_UP_MS) this.latenessAfterWarmUp.push(lateness);
   }
 
   /** Distinct ids of the plan fired so far. */
@@ -79,6 +89,7 @@ export class FireRecorder {
     const cpu = process.cpuUsage(this.cpuAtArm);
     return {
       lateness: this.lateness,
+      latenessAfterWarmUp: this.latenessAfterWarmUp,
       fired: this.fired,
       duplicates: this.duplicates,
       unknown: this.unknown,

@@ -14,7 +14,9 @@ import { failedRun, toJsonReport, type BenchReport, type RunResult } from './rep
 import { runOne } from './runner.js';
 import { renderMarkdownReport, renderTextReport } from './summary.js';
 import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.js';
+import { measureSingleAdds } from './systems/bullmq.system.js';
 import { loadSystem } from './systems/index.js';
+import { formatNumber } from './table.js';
 import { SYSTEM, type SystemKey } from './systems/names.js';
 import type { RedisTarget } from './systems/system.js';
 import { evaluateTargets } from './targets.js';
@@ -69,6 +71,15 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
           ),
         );
       }
+    }
+    if (wants(options, 'bullmq')) {
+      const count = options.quick ? 5_000 : 20_000;
+      log(`bullmq: one add() per timeout, ${formatNumber(count)} timeouts`);
+      await probe.flushAll();
+      const perSec = await measureSingleAdds(target, nextPrefix(), count);
+      report.bullmqSingleAdd = { count, perSec };
+      log(`  ${formatNumber(perSec)} schedule/s`);
+      await probe.flushAll();
     }
     if (wants(options, 'idle')) {
       // Longer than the engine's default sweep interval (60 s), so the mean covers a whole sweep cycle.
@@ -152,6 +163,7 @@ async function main(): Promise<void> {
     runs: [],
     idle: null,
     clusterSpread: [],
+    bullmqSingleAdd: null,
   };
   const loadBefore = load();
   await singleNodeRuns(options, workloads, report);

@@ -30,6 +30,7 @@ describe('toJsonReport', () => {
       runs: [run({}), run({ system: 'setTimeout (memory)', lateness: null, bytesPerPending: null, redisCommandsPerFired: null })],
       idle: { system: 'durable-timeout', commandsPerSec: 1.066, busiestWindowPerSec: 1.3, executedPerSec: 5.2, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
       clusterSpread: [{ node: '127.0.0.1:7000', slots: 5, timeouts: 100 }],
+      bullmqSingleAdd: null,
     };
     expect(toJsonReport(report)).toEqual({
       runs: [
@@ -57,12 +58,12 @@ describe('toJsonReport', () => {
   });
 
   it('keeps the idle key when idle was not measured', () => {
-    const json = toJsonReport({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [] });
+    const json = toJsonReport({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [], bullmqSingleAdd: null });
     expect(json).toEqual({ runs: [], idle: { system: 'durable-timeout', commandsPerSec: null } });
   });
 
   it('writes a broken run as a row of nulls', () => {
-    const json = toJsonReport({ quick: true, environment: [], runs: [failedRun('bullmq', { name: 'burst 10k', count: 10_000 })], idle: null, clusterSpread: [] });
+    const json = toJsonReport({ quick: true, environment: [], runs: [failedRun('bullmq', { name: 'burst 10k', count: 10_000 })], idle: null, clusterSpread: [], bullmqSingleAdd: null });
     expect(json.runs).toEqual([
       { system: 'bullmq', workload: 'burst 10k', schedulePerSec: null, firedPerSec: null, lateness: { p50: null, p99: null, max: null }, bytesPerPending: null, redisCommandsPerFired: null },
     ]);

@@ -61,6 +61,8 @@ export interface BenchReport {
   runs: RunResult[];
   idle: IdleResult | null;
   clusterSpread: ShardSpread[];
+  /** BullMQ's schedule/s with one `add()` per timeout (1,000 in flight), beside its `addBulk` rows. */
+  bullmqSingleAdd: { count: number; perSec: number } | null;
 }
 
 /** The row of a run that broke before it could measure anything: every figure null, nothing fired. */

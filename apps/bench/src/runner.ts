@@ -116,6 +116,10 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
         `lateness p50 ${formatNumber(result.lateness?.p50)} / p99 ${formatNumber(result.lateness?.p99)} / max ${formatNumber(result.lateness?.max)} ms` +
         (outcome.complete ? '' : ' (INCOMPLETE: gave up waiting)'),
     );
+    const warm = summarizeLateness(outcome.result.latenessAfterWarmUp);
+    if (workload.kind === 'steady' && warm) {
+      spec.log(`  lateness of the ids due after the first second: p50 ${formatNumber(warm.p50)} / p99 ${formatNumber(warm.p99)} / max ${formatNumber(warm.max)} ms`);
+    }
     if (result.commandMix) {
       spec.log(`  Redis per timeout: ${result.commandMix}; network in ${formatNumber(result.netInPerFired)} B, out ${formatNumber(result.netOutPerFired)} B`);
     }

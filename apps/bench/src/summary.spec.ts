@@ -26,6 +26,7 @@ const report: BenchReport = {
   runs: [run],
   idle: { system: 'durable-timeout', commandsPerSec: 1.07, busiestWindowPerSec: 1.9, executedPerSec: 5.5, windowMs: 70_000, topics: 4, slotsPerTopic: 16 },
   clusterSpread: [{ node: '127.0.0.1:7001', slots: 6, timeouts: 18_000 }],
+  bullmqSingleAdd: { count: 20_000, perSec: 8_000 },
 };
 
 describe('summary', () => {
@@ -44,6 +45,7 @@ describe('summary', () => {
     expect(text.split('\n')[0]).toBe('full run, Node v20');
     expect(text).toContain('watched 70 s: 1.07 commands/s sent (busiest 10 s: 1.90/s), 5.50 commands/s run by Redis');
     expect(text).toContain('127.0.0.1:7001: 6 slots, 18,000 timeouts');
+    expect(text).toContain('BullMQ with one add() per timeout (20,000 timeouts, 1,000 in flight): 8,000 schedule/s');
     expect(text).toMatch(/idle\s+1\.07\/s\s+PASS/);
   });
 

@@ -62,6 +62,10 @@ function extraLines(report: BenchReport): string[] {
         `${formatNumber(idle.executedPerSec, 2)} commands/s run by Redis (Lua included).`,
     );
   }
+  if (report.bullmqSingleAdd) {
+    const { count, perSec } = report.bullmqSingleAdd;
+    lines.push(`BullMQ with one add() per timeout (${formatNumber(count)} timeouts, 1,000 in flight): ${formatNumber(perSec)} schedule/s (the bullmq rows use addBulk).`);
+  }
   if (report.clusterSpread.length > 0) {
     const shards = report.clusterSpread.map((s) => `${s.node}: ${s.slots} slots, ${formatNumber(s.timeouts)} timeouts`);
     lines.push(`Cluster spread: ${shards.join('; ')}.`);

@@ -39,6 +39,7 @@ function report(engineP99Slow: number, idlePerSec: number): BenchReport {
     ],
     idle: { system: 'durable-timeout', commandsPerSec: idlePerSec, busiestWindowPerSec: idlePerSec, executedPerSec: 4, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
     clusterSpread: [],
+    bullmqSingleAdd: null,
   };
 }
 
@@ -71,7 +72,7 @@ describe('evaluateTargets', () => {
   });
 
   it('says n/a when a figure is missing', () => {
-    const verdicts = evaluateTargets({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [] });
+    const verdicts = evaluateTargets({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [], bullmqSingleAdd: null });
     expect(verdicts.every((v) => v.pass === null)).toBe(true);
   });
 });

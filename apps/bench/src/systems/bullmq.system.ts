@@ -31,6 +31,26 @@ async function addPlan(queue: Queue, plan: DuePlan): Promise<void> {
   });
 }
 
+/** `add()` calls in flight when BullMQ is measured one call per timeout, as the engine is. */
+const ADDS_IN_FLIGHT = 1_000;
+
+/**
+ * schedule/s of BullMQ with one `add()` per timeout, many in flight (the way durable-timeout is
+ * measured), for comparison with its `addBulk` figure. Leaves the jobs in Redis.
+ */
+export async function measureSingleAdds(target: RedisTarget, prefix: string, count: number): Promise<number> {
+  const queue = new Queue(QUEUE, { connection: connectionOf(target), prefix });
+  try {
+    await queue.waitUntilReady();
+    const delay = 3_600_000;
+    const started = performance.now();
+    await inPool(count, ADDS_IN_FLIGHT, (i) => queue.add('timeout', PAYLOAD, { jobId: timeoutId(i), delay, removeOnComplete: true }));
+    return (count * 1000) / (performance.now() - started);
+  } finally {
+    await queue.close();
+  }
+}
+
 /**
  * BullMQ delayed jobs with the settings of BASELINE.md: `addBulk` in chunks of 1,000 (not one
  * call per timeout: this is how BullMQ is fastest), `jobId` per timeout, `removeOnComplete`, one
