@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { backoffCeiling, worstBackoffOvershoot } from './poison.js';
+import { backoffCeiling, backoffMargins } from './poison.js';
 
 const backoff = { baseMs: 200, capMs: 800 };
 
@@ -8,7 +8,7 @@ describe('backoff bounds', () => {
     expect([1, 2, 3, 4, 5].map((attempt) => backoffCeiling(attempt, backoff))).toEqual([200, 400, 800, 800, 800]);
   });
 
-  it('measures each retry from the failure before it against that attempt ceiling', () => {
+  it('measures each retry from the failure before it against that attempt window [d/2, d]', () => {
     const log = [
       { kind: 'start', at: 0 },
       { kind: 'fail', at: 10 },
@@ -17,11 +17,15 @@ describe('backoff bounds', () => {
       { kind: 'start', at: 760 },
       { kind: 'fail', at: 770 },
     ] as const;
-    // first retry 140 ms after (ceiling 200 -> -60), second 600 ms after (ceiling 400 -> +200)
-    expect(worstBackoffOvershoot(log, backoff)).toBe(200);
+    // first retry 140 ms after (window 100..200: +40 above d/2, -60 past d), second 600 ms after (200..400: +400, +200)
+    expect(backoffMargins(log, backoff)).toEqual({ early: 40, late: 200 });
   });
 
-  it('is -Infinity when nothing was retried', () => {
-    expect(worstBackoffOvershoot([{ kind: 'start', at: 0 }], backoff)).toBe(Number.NEGATIVE_INFINITY);
+  it('reports a retry that came before half its delay as a negative margin', () => {
+    expect(backoffMargins([{ kind: 'fail', at: 0 }, { kind: 'start', at: 60 }], backoff).early).toBe(-40);
+  });
+
+  it('is null when nothing was retried', () => {
+    expect(backoffMargins([{ kind: 'start', at: 0 }], backoff)).toEqual({ early: null, late: null });
   });
 });

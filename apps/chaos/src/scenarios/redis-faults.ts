@@ -102,53 +102,64 @@ export const redisStall: Scenario = {
       const plan = context.quick
         ? { count: 800, durationMs: 12_000, delayMs: [100, 2_000] as [number, number] }
         : { count: 3_000, durationMs: 30_000, delayMs: [100, 3_000] as [number, number] };
+      const resumes: Array<{ fault: string; ms: number }> = [];
+
+      /**
+       * Runs one fault with markers: timeouts scheduled just before it and due while it lasts. The
+       * resume time is from the end of the fault to the effect of the last marker.
+       */
+      const withMarkers = async (fault: string, begin: () => Promise<void> | void, hold: () => Promise<void>, end: () => Promise<void> | void) => {
+        const markers = Array.from({ length: 50 }, (_, i) => ({ id: `${fault}-marker-${i}`, delayMs: 500 + i * 10 }));
+        await rig.schedule(markers);
+        await begin();
+        await hold();
+        await end();
+        const back = Date.now();
+        const fired = await pollUntil(async () => {
+          const snapshot = await rig.reader.snapshot();
+          return markers.every(({ id }) => !rig.expected.has(id) || snapshot.effectAt.has(id));
+        }, 30_000, 50);
+        resumes.push({ fault, ms: fired ? Date.now() - back : Number.POSITIVE_INFINITY });
+      };
+
       await rig.pool.start(3);
-      await rig.stream(plan, async (signal) => {
+      await rig.stream(plan, async () => {
         for (const pauseMs of [2_000, LEASE_MS + 2_000]) {
           await sleep(2_000);
-          if (signal.done) return;
-          rig.redis.pause();
-          await sleep(pauseMs);
-          rig.redis.resume();
+          await withMarkers(`sigstop-${pauseMs}ms`, () => rig.redis.pause(), () => sleep(pauseMs), () => rig.redis.resume());
         }
       });
       const settledBefore = await rig.settle(plan.delayMs[1] + LEASE_MS + SWEEP_MS + 20_000);
 
-      // Down for a while: timeouts due during the outage must fire as soon as it returns.
-      const outageIds = Array.from({ length: 50 }, (_, i) => ({ id: `outage-${i}`, delayMs: 1_000 + i * 20 }));
-      await rig.schedule(outageIds);
-      await rig.redis.terminate();
       const rejections: number[] = [];
-      for (let probe = 0; probe < 3; probe += 1) {
-        const started = Date.now();
-        const outcome = await rig.engine.schedule(rig.topic, `while-down-${probe}`, { delayMs: 0 }).then(
-          () => 'accepted',
-          () => 'rejected',
-        );
-        rejections.push(outcome === 'rejected' ? Date.now() - started : Number.POSITIVE_INFINITY);
-      }
-      await sleep(Math.max(0, downMs - 3_000));
-      await rig.redis.restart();
-      const back = Date.now();
-      const resumed = await pollUntil(async () => {
-        const snapshot = await rig.reader.snapshot();
-        return outageIds.every(({ id }) => snapshot.effectAt.has(id));
-      }, 30_000, 50);
-      const resumeMs = Date.now() - back;
+      await withMarkers(
+        `down-${downMs}ms`,
+        () => rig.redis.terminate(),
+        async () => {
+          const downSince = Date.now();
+          for (let probe = 0; probe < 3; probe += 1) {
+            const started = Date.now();
+            const rejected = await rig.engine.schedule(rig.topic, `while-down-${probe}`, { delayMs: 0 }).then(() => false, () => true);
+            rejections.push(rejected ? Date.now() - started : Number.POSITIVE_INFINITY);
+          }
+          await sleep(Math.max(0, downMs - (Date.now() - downSince)));
+        },
+        () => rig.redis.restart(),
+      );
       const settled = await rig.settle(SWEEP_MS + 20_000);
       const worstReject = Math.max(...rejections);
+      const worstResume = Math.max(...resumes.map((resume) => resume.ms));
       return rig.result(
         { maxLost: 0, maxDuplicateEffects: 0, boundMs: downMs + LEASE_MS + SWEEP_MS + 1_000 },
         [
           { name: 'settled after the pauses', ok: settledBefore },
           { name: 'settled after the outage', ok: settled },
           { name: 'schedule() rejects within about 1 s while Redis is down (<= 1,500 ms)', ok: worstReject <= 1_500, detail: `${worstReject} ms` },
-          { name: 'workers resume within 2 s after Redis returns (every overdue timeout fired)', ok: resumed && resumeMs <= 2_000, detail: `${resumeMs} ms` },
+          { name: 'workers resume within 2 s after Redis returns (every timeout due meanwhile fired)', ok: worstResume <= 2_000, detail: `${worstResume} ms` },
         ],
         [
-          `SIGSTOP 2,000 ms and ${LEASE_MS + 2_000} ms; down ${downMs} ms`,
           `schedule() while down rejected after ${rejections.join(', ')} ms (commandTimeoutMs 1,000)`,
-          `50 timeouts due during the outage all fired ${resumeMs} ms after Redis answered again`,
+          `timeouts due during the fault fired after it ended within: ${resumes.map((resume) => `${resume.fault} ${resume.ms} ms`).join(', ')}`,
         ],
       );
     }),
