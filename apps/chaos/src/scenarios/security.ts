@@ -182,6 +182,31 @@ export const hostileInput: Scenario = {
         .schedule(rig.topic, oversizedId, { delayMs: 200, payload: { blob: `${secret}${'x'.repeat(rig.topicOptions.maxPayloadBytes ?? 65_536)}` } })
         .then(() => undefined, (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
       const emptyId = await rig.engine.schedule(rig.topic, '', { delayMs: 200 }).then(() => undefined, (error: unknown) => String(error));
+      // Values JSON cannot carry, and an id far too long for a key-less layout to need.
+      const circular: Record<string, unknown> = { secret };
+      circular.self = circular;
+      const unserialisable: Array<[string, unknown]> = [
+        ['circular', circular],
+        ['bigint', { secret, big: 10n }],
+        ['function', { secret, run: () => secret }],
+      ];
+      const refusedUnserialisable: string[] = [];
+      for (const [id, payload] of unserialisable) {
+        await rig.engine.schedule(rig.topic, id, { delayMs: 200, payload: payload as never }).then(
+          () => rig.expected.set(id, 0),
+          (error: unknown) => refusedUnserialisable.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+        );
+      }
+      const longId = await rig.engine.schedule(rig.topic, 'x'.repeat(100_000), { delayMs: 200 }).then(() => undefined, (error: unknown) => String(error));
+      // Stored inertly: a far-off copy of each accepted hostile schedule reads back exactly as given.
+      const roundTrips: string[] = [];
+      for (const item of items.filter((candidate) => rig.expected.has(candidate.id))) {
+        const copyId = `${item.id}#copy`;
+        await rig.engine.schedule(rig.topic, copyId, item.payload === undefined ? { delayMs: 600_000 } : { delayMs: 600_000, payload: item.payload });
+        const read = await rig.engine.get(rig.topic, copyId);
+        if (!read || read.id !== copyId || JSON.stringify(read.payload) !== JSON.stringify(item.payload ?? null)) roundTrips.push(JSON.stringify(item.id));
+        await rig.engine.cancel(rig.topic, copyId);
+      }
       const settled = await rig.settle(SWEEP_MS + 15_000);
 
       const admin = rig.redis.client();
@@ -194,21 +219,24 @@ export const hostileInput: Scenario = {
         cursor = next;
       } while (cursor !== '0');
       const counters = await rig.pool.counters();
-      const everyLine = [...rig.pool.logLines, ...rig.logLines, ...rig.rejected.values(), oversized ?? '', emptyId ?? ''];
+      const everyLine = [...rig.pool.logLines, ...rig.logLines, ...rig.rejected.values(), ...refusedUnserialisable, oversized ?? '', emptyId ?? '', longId ?? ''];
       const leaking = everyLine.filter((line) => line.includes(secret));
       const prototypeAfter = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
       const checks: Check[] = [
         { name: 'settled', ok: settled },
         { name: 'oversized payload rejected at schedule()', ok: oversized !== undefined },
         { name: 'empty id rejected at schedule()', ok: emptyId !== undefined },
+        { name: 'a 100,000-character id rejected at schedule()', ok: longId !== undefined },
+        { name: 'circular, BigInt and function payloads rejected at schedule()', ok: refusedUnserialisable.length === unserialisable.length, detail: `${refusedUnserialisable.length}/${unserialisable.length}` },
+        { name: 'accepted hostile ids and payloads read back exactly (get)', ok: roundTrips.length === 0, detail: roundTrips.join(', ') },
         { name: 'every key of the prefix keeps the layout (ids never reach key names)', ok: strayKeys.length === 0, detail: strayKeys.slice(0, 3).join(' | ') },
         { name: 'Object.prototype unchanged in the harness', ok: prototypeAfter === prototypeBefore && ({} as Record<string, unknown>).polluted === undefined },
         { name: 'Object.prototype unchanged in the workers', ok: !counters.prototypePolluted },
         { name: 'the secret in the payloads appears in no log line or error text', ok: leaking.length === 0, detail: `${leaking.length} lines` },
       ];
       return rig.result({ maxLost: 0, maxDuplicateEffects: 0, maxDuplicateDeliveries: 0, boundMs: SWEEP_MS + 1_000 }, checks, [
-        `${items.length + 2} hostile schedules: ${rig.expected.size} stored and fired inertly, ${rig.rejected.size + 2} rejected; ${everyLine.length} log/error lines scanned for the secret`,
-        `rejected: ${[...rig.rejected].map(([id, error]) => `${JSON.stringify(id).slice(0, 24)} (${error.split(':')[0]})`).join(', ')}, "oversized" (${oversized?.split(':')[0]}), "" (${emptyId?.split(':')[0]})`,
+        `${items.length + unserialisable.length + 3} hostile schedules: ${rig.expected.size} stored and fired inertly, ${rig.rejected.size + refusedUnserialisable.length + 3} rejected; ${everyLine.length} log/error lines scanned for the secret`,
+        `rejected: ${[...rig.rejected].map(([id, error]) => `${JSON.stringify(id).slice(0, 24)} (${error.split(':')[0]})`).join(', ')}, "oversized" (${oversized?.split(':')[0]}), "" (${emptyId?.split(':')[0]}), 100,000-char id (${longId?.split(':')[0]}), circular/BigInt/function (${refusedUnserialisable.map((text) => text.split(':')[0]).join('/')})`,
       ]);
     }),
 };
