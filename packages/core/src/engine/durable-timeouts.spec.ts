@@ -1,9 +1,23 @@
-import { describe, expect, it } from '@jest/globals';
-import { createTestingTimeouts } from '../testing/create-testing-timeouts.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createTestingTimeouts as createTestingTimeoutsOf, type TestingTimeoutsOptions } from '../testing/create-testing-timeouts.js';
+import type { DurableTimeouts } from '../durable-timeouts.js';
 import type { TimeoutEvent } from '../types.js';
 import { TimeoutsStoppedError } from '../errors/timeouts-stopped.error.js';
 import { DuplicateHandlerError } from '../errors/duplicate-handler.error.js';
 import { UnknownTopicError } from '../errors/unknown-topic.error.js';
+
+const opened: DurableTimeouts[] = [];
+
+/** createTestingTimeouts, with every engine stopped after each test even when it failed. */
+function createTestingTimeouts<T extends string>(options: TestingTimeoutsOptions<T>) {
+  const testing = createTestingTimeoutsOf(options);
+  opened.push(testing.timeouts as unknown as DurableTimeouts);
+  return testing;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((timeouts) => timeouts.stop({ drainMs: 0 })));
+});
 
 describe('DurableTimeouts on the in-memory store', () => {
   it('fires a timeout once its due time passes on the store clock, then forgets it', async () => {

@@ -1,9 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { DurableTimeouts } from '../durable-timeouts.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { MemoryTimeoutStore } from '../testing/memory-timeout-store.js';
 import type { AckEntry, ClaimResult, SlotRef } from '../store/timeout-store.js';
-import type { DurableTimeoutsEvents } from '../types.js';
+import type { DurableTimeoutsEvents, DurableTimeoutsOptions } from '../types.js';
 
 /** A memory store whose claim and ackMany fail a given number of times first, like Redis going away. */
 class FlakyStore extends MemoryTimeoutStore {
@@ -35,12 +35,25 @@ async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   }
 }
 
+const opened: DurableTimeouts[] = [];
+
+/** A new engine, stopped after each test even when the test failed. */
+function open(options: DurableTimeoutsOptions): DurableTimeouts {
+  const timeouts = new DurableTimeouts(options);
+  opened.push(timeouts);
+  return timeouts;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((timeouts) => timeouts.stop({ drainMs: 0 })));
+});
+
 describe('the engine when the store fails', () => {
   it('emits error, backs off and retries claims and acks until they pass, logging the outage once', async () => {
     const store = new FlakyStore(new ManualClock());
     const lines: string[] = [];
     const logger = { log: (m: string) => lines.push(`log ${m}`), warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
-    const timeouts = new DurableTimeouts({ store, topics: { payment: { slots: 1 } }, logger });
+    const timeouts = open({ store, topics: { payment: { slots: 1 } }, logger });
     const errors: DurableTimeoutsEvents['error'][] = [];
     const fired: string[] = [];
     timeouts.on('error', (event) => errors.push(event));
@@ -62,7 +75,7 @@ describe('the engine when the store fails', () => {
   it('gives an ack up once the lease has ended: no fired, no stale, the timeout runs again', async () => {
     const clock = new ManualClock();
     const store = new FlakyStore(clock);
-    const timeouts = new DurableTimeouts({ store, topics: { payment: { slots: 1, leaseMs: 100 } }, logger: null });
+    const timeouts = open({ store, topics: { payment: { slots: 1, leaseMs: 100 } }, logger: null });
     const seen: string[] = [];
     timeouts.on('fired', () => seen.push('fired'));
     timeouts.on('stale', () => seen.push('stale'));
@@ -83,5 +96,33 @@ describe('the engine when the store fails', () => {
     expect(runs).toBe(2);
     expect(seen).toEqual(['fired']);
     expect(await timeouts.get('payment', 'order-1')).toBeNull();
+  });
+
+  it('claims every slot at once when the wake-up subscription comes back (wake-ups may have been lost)', async () => {
+    class DeafStore extends MemoryTimeoutStore {
+      resubscribed: (() => void) | undefined;
+      override async subscribe(_topics: readonly string[], _onWake: (slot: SlotRef, dueAt: number) => void, onResubscribed: () => void) {
+        // Wake-ups are lost on purpose; only the re-subscription callback is kept.
+        this.resubscribed = onResubscribed;
+        return async () => undefined;
+      }
+    }
+    const store = new DeafStore(new ManualClock());
+    const timeouts = open({ store, topics: { payment: { slots: 4 } }, sweepIntervalMs: 3_600_000, logger: null });
+    const fired: string[] = [];
+    timeouts.handle('payment', (event) => {
+      fired.push(event.id);
+    });
+    await timeouts.start();
+    // The memory store answers within microtasks: one macrotask later the first claims of start()
+    // have found the slots empty and every poller sleeps for the sweep.
+    await new Promise((resolve) => setImmediate(resolve));
+    await timeouts.schedule('payment', 'order-1', { delayMs: 0 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fired).toEqual([]);
+    store.resubscribed!();
+    await until(() => fired.length === 1);
+    expect(fired).toEqual(['order-1']);
+    await timeouts.stop();
   });
 });
