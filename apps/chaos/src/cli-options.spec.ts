@@ -17,7 +17,7 @@ describe('parseOptions', () => {
   });
 
   it('refuses an unknown scenario, naming the known ones', () => {
-    expect(() => parseOptions(['--only', 'nope'], known)).toThrow(/Unknown scenario nope; the scenarios are: baseline, poison, scale/);
+    expect(() => parseOptions(['--only', 'nope'], known)).toThrow(/Unknown scenario nope; pick among: baseline, poison, scale/);
   });
 
   it('refuses an unknown flag and a flag without its value', () => {

@@ -1,3 +1,6 @@
+import { chaosMessages } from './chaos.messages.js';
+import { InvalidChaosOptionError } from './errors/index.js';
+
 /** Options of `npm run chaos`. */
 export interface ChaosOptions {
   quick: boolean;
@@ -7,9 +10,6 @@ export interface ChaosOptions {
   jsonFile: string | undefined;
 }
 
-/** Usage text. */
-export const USAGE = 'usage: node apps/chaos/dist/main.js [--quick] [--only name,name] [--json FILE]';
-
 /** Parses the command line (without `node` and the script). Throws with the usage on a bad argument. */
 export function parseOptions(argv: readonly string[], known: readonly string[]): ChaosOptions {
   const options: ChaosOptions = { quick: false, only: [], jsonFile: undefined };
@@ -18,15 +18,15 @@ export function parseOptions(argv: readonly string[], known: readonly string[]):
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => {
       const next = inline ?? argv[++i];
-      if (next === undefined || next === '') throw new Error(`${flag} needs a value. ${USAGE}`);
+      if (next === undefined || next === '') throw new InvalidChaosOptionError(chaosMessages.missingValue(flag));
       return next;
     };
     if (flag === '--quick') options.quick = true;
     else if (flag === '--only') options.only.push(...value().split(',').map((name) => name.trim()).filter(Boolean));
     else if (flag === '--json') options.jsonFile = value();
-    else throw new Error(`Unknown argument ${arg}. ${USAGE}`);
+    else throw new InvalidChaosOptionError(chaosMessages.unknownArgument(arg));
   }
   const unknown = options.only.filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new Error(`Unknown scenario ${unknown.join(', ')}; the scenarios are: ${known.join(', ')}.`);
+  if (unknown.length > 0) throw new InvalidChaosOptionError(chaosMessages.unknownScenario(unknown, known));
   return options;
 }

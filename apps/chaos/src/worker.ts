@@ -5,9 +5,11 @@ import { readFileSync } from 'node:fs';
 import type { DurableTimeouts as Engine, TimeoutEvent } from '@durable-timeout/core';
 import { EffectsRecorder } from './harness/effects-store.js';
 import type { ChaosPayload, FromWorker, ScheduleItemResult, ToWorker, WorkerConfig, WorkerCounters } from './worker-protocol.js';
+import { chaosMessages } from './chaos.messages.js';
+import { ChaosHarnessError, PlannedFailureError } from './errors/index.js';
 
 const config = JSON.parse(process.env.CHAOS_WORKER_CONFIG ?? 'null') as WorkerConfig | null;
-if (!config) throw new Error('CHAOS_WORKER_CONFIG is not set: this file is started by the chaos harness.');
+if (!config) throw new ChaosHarnessError(chaosMessages.workerWithoutConfig());
 
 if (config.clockSkewMs) skewClock(config.clockSkewMs);
 
@@ -55,7 +57,7 @@ async function run(event: TimeoutEvent): Promise<void> {
     if (failOnPurpose) {
       await recorder.failed(event.id);
       if (chaos?.chaos === 'exit-once') process.exit(3);
-      throw new Error(`chaos: planned failure of attempt ${event.attempt}`);
+      throw new PlannedFailureError(chaosMessages.plannedFailure(event.attempt));
     }
     const [min, max] = chaos?.chaos === 'hang-once' && event.attempt === 1 ? [chaos.sleepMs ?? 0, chaos.sleepMs ?? 0] : config!.workMs;
     if (max > 0) await sleep(min + Math.random() * (max - min));

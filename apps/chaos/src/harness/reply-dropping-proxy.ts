@@ -1,5 +1,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { parseCommand, respValueEnd } from './resp.js';
+import { chaosMessages } from '../chaos.messages.js';
+import { ChaosHarnessError } from '../errors/index.js';
 
 /** Chooses the commands whose reply the proxy drops, from their arguments (`args[0]` is the command name). */
 export type CommandMatcher = (args: readonly string[]) => boolean;
@@ -35,7 +37,7 @@ export class ReplyDroppingProxy {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const address = server.address();
-    if (typeof address !== 'object' || address === null) throw new Error('The proxy did not get a TCP port.');
+    if (typeof address !== 'object' || address === null) throw new ChaosHarnessError(chaosMessages.proxyWithoutPort());
     proxy = new ReplyDroppingProxy(server, address.port);
     return proxy;
   }

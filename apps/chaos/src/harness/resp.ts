@@ -1,3 +1,6 @@
+import { chaosMessages } from '../chaos.messages.js';
+import { ChaosHarnessError } from '../errors/index.js';
+
 /**
  * Just enough of the Redis protocol (RESP2 and the RESP3 aggregate types) for the lost-reply proxy:
  * where one value ends in a byte buffer, and the arguments of a client command.
@@ -54,7 +57,7 @@ export function respValueEnd(buffer: Buffer, offset: number): number {
       return cursor;
     }
     default:
-      throw new Error(`Not a RESP value at byte ${offset} (type byte ${JSON.stringify(type)}).`);
+      throw new ChaosHarnessError(chaosMessages.notResp(offset, type));
   }
 }
 
@@ -71,7 +74,7 @@ export interface ParsedCommand {
 export function parseCommand(buffer: Buffer, offset: number): ParsedCommand | null {
   const end = respValueEnd(buffer, offset);
   if (end < 0) return null;
-  if (buffer[offset] !== 0x2a) throw new Error(`Expected a command array at byte ${offset}.`);
+  if (buffer[offset] !== 0x2a) throw new ChaosHarnessError(chaosMessages.notCommandArray(offset));
   const eol = lineEnd(buffer, offset + 1);
   const count = Number(buffer.toString('latin1', offset + 1, eol));
   const args: string[] = [];

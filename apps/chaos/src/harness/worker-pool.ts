@@ -2,6 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { track, untrack } from './processes.js';
 import type { FromWorker, ScheduleItem, ScheduleItemResult, ToWorker, WorkerConfig, WorkerCounters } from '../worker-protocol.js';
+import { chaosMessages } from '../chaos.messages.js';
+import { ChaosHarnessError } from '../errors/index.js';
 
 const WORKER_FILE = fileURLToPath(new URL('../worker.js', import.meta.url));
 
@@ -36,7 +38,7 @@ export class WorkerHandle {
         }
         onMessage(message);
       });
-      this.exited.then(({ code, signal }) => reject(new Error(`worker ${label} exited before ready (code ${code}, signal ${signal})`)));
+      this.exited.then(({ code, signal }) => reject(new ChaosHarnessError(chaosMessages.workerExitedBeforeReady(label, code, signal))));
     });
     this.ready.catch(() => undefined);
   }
@@ -55,7 +57,7 @@ export class WorkerHandle {
   /** The worker's event counters. */
   async counters(): Promise<WorkerCounters> {
     const reply = await this.request({ type: 'counters', requestId: 0 });
-    if (reply.type !== 'counters') throw new Error('unexpected reply');
+    if (reply.type !== 'counters') throw new ChaosHarnessError(chaosMessages.unexpectedWorkerReply(this.label, reply.type));
     return reply.counters;
   }
 
@@ -102,7 +104,7 @@ export class WorkerHandle {
     const requestId = this.nextRequest++;
     return new Promise((resolve, reject) => {
       this.pending.set(requestId, resolve);
-      this.exited.then(() => reject(new Error(`worker ${this.label} exited`)));
+      this.exited.then(() => reject(new ChaosHarnessError(chaosMessages.workerExited(this.label))));
       this.child.send({ ...message, requestId });
     });
   }
@@ -183,7 +185,7 @@ export class WorkerPool {
   /** A random live worker. */
   pick(): WorkerHandle {
     const alive = this.alive;
-    if (alive.length === 0) throw new Error('no live worker');
+    if (alive.length === 0) throw new ChaosHarnessError(chaosMessages.noLiveWorker());
     return alive[Math.floor(Math.random() * alive.length)]!;
   }
 
