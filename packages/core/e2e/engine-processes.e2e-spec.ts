@@ -2,10 +2,25 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { EngineRig, nextEvent, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
 import { buildCore, WorkerProcess } from './fixtures/worker-process.js';
+import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
+import type { ClaimResult, SlotRef } from '../src/store/timeout-store.js';
+
+/** A Redis store that counts the claims that came back. */
+class ClaimCountingStore extends RedisTimeoutStore {
+  claims = 0;
+
+  override async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
+    const result = await super.claim(slot, limit, leaseMs);
+    this.claims++;
+    return result;
+  }
+}
 
 let server: RedisServer;
 const rig = new EngineRig();
 const workers: WorkerProcess[] = [];
+/** Stores given to engines (an engine never closes a store it was given). */
+const stores: RedisTimeoutStore[] = [];
 
 beforeAll(async () => {
   buildCore();
@@ -15,6 +30,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((worker) => worker.kill()));
   await rig.stopAll();
+  await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 
 afterAll(async () => {
@@ -41,9 +57,9 @@ describe('DurableTimeouts across processes', () => {
     expect(fired().map((message) => message.id).sort()).toEqual([...ids].sort());
   });
 
-  it('a worker killed with SIGKILL mid-handler: another instance fires the timeout again after the lease', async () => {
+  it('a worker killed with SIGKILL mid-handler: another instance fires the timeout again when the lease ends, not at its sweep', async () => {
     const prefix = uniquePrefix();
-    const leaseMs = 1_500;
+    const leaseMs = 3_000;
     const doomed = await WorkerProcess.start({ REDIS_URL: server.url, PREFIX: prefix, LEASE_MS: String(leaseMs), MODE: 'hang' });
     workers.push(doomed);
     const scheduler = rig.open({ connection: server.url, prefix, topics: { payment: { slots: 4, leaseMs } } });
@@ -51,22 +67,30 @@ describe('DurableTimeouts across processes', () => {
     await waitUntil(() => doomed.of('started').length === 1, 5_000, 'handler started in the doomed worker');
     const held = await scheduler.get('payment', 'order-1');
     expect(held).toMatchObject({ state: 'firing', attempt: 1 });
-    await doomed.kill();
 
-    // The survivor runs in this process with a short sweep: nothing wakes it but the sweep.
-    const survivor = rig.open({ connection: server.url, prefix, topics: { payment: { slots: 4, leaseMs } }, sweepIntervalMs: 500 });
+    // The survivor's sweep (60 s) is far beyond the test: only the lease expiry its first claims
+    // reported can wake it. Those claims must have seen the lease still running.
+    const store = new ClaimCountingStore({ connection: server.url, prefix });
+    stores.push(store);
+    const survivor = rig.open({ store, topics: { payment: { slots: 4, leaseMs } }, sweepIntervalMs: 60_000 });
     const events: { attempt: number; fencingToken: number; startedAt: number; payload: unknown }[] = [];
     survivor.handle('payment', (event) => {
       events.push({ attempt: event.attempt, fencingToken: event.fencingToken, startedAt: Date.now(), payload: event.payload });
     });
-    const acked = nextEvent(survivor, 'fired', (event) => event.id === 'order-1');
+    const acked = nextEvent(survivor, 'fired', (event) => event.id === 'order-1', 15_000);
     await survivor.start();
+    await waitUntil(() => store.claims >= 4, 5_000, 'first claim of every slot');
+    expect(Date.now()).toBeLessThan(held!.leaseExpiresAt!);
+    await doomed.kill();
+
     await acked;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ attempt: 2, payload: { amount: 7 } });
     expect(events[0]!.fencingToken).toBeGreaterThan(doomed.of('started')[0]!.fencingToken);
-    // The local Redis shares this machine's clock: the re-fire cannot precede the lease end.
+    // The local Redis shares this machine's clock: the re-fire cannot precede the lease end, and it
+    // follows it closely (the sweep would have waited at least 51 s).
     expect(events[0]!.startedAt).toBeGreaterThanOrEqual(held!.leaseExpiresAt! - 5);
+    expect(events[0]!.startedAt - held!.leaseExpiresAt!).toBeLessThan(10_000);
     expect(await scheduler.get('payment', 'order-1')).toBeNull();
   });
 });

@@ -4,8 +4,10 @@
   KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] fencing token counter
   KEYS[4..] every data bucket HASH of the slot, in bucket order
   ARGV[1] most ids to claim (the store caps it at 1,000), ARGV[2] lease ms, ARGV[3] most expired leases to recover in this call
-  Returns {now, nextDueAt or nil, recovered, then for each claimed id:
+  Returns {now, nextDueAt or nil, recovered, nextLeaseExpiresAt or nil, then for each claimed id:
            id, dueAt, scheduledAt, attempt, fencingToken, payload}
+  nextLeaseExpiresAt is the earliest lease expiry left in the slot (this call's leases included),
+  so a poller can wake when a dead worker's lease ends instead of at its next sweep.
   Recovered leases go back to due at their original due time with their attempt count kept.
   Each claimed id gets attempt + 1 and a fencing token drawn from the slot's counter, so the
   tokens of one id only grow.
@@ -31,7 +33,7 @@ for i = 1, #expired do
   end
 end
 
-local result = {now, false, #expired}
+local result = {now, false, #expired, false}
 local due = rcall('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
 local count = #due / 2
 if count > 0 then
@@ -66,4 +68,6 @@ if count > 0 then
 end
 local nextDue = earliest_due(KEYS[1])
 if nextDue then result[2] = nextDue end
+local firstLease = rcall('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+if firstLease[2] then result[4] = tonumber(firstLease[2]) end
 return result

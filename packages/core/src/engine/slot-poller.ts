@@ -6,7 +6,7 @@ import type { TopicWorker } from './topic-worker.js';
 /**
  * - `stopped`: not polling (before start, after stop);
  * - `claiming`: a claim loop runs (claim, dispatch, claim again while batches come back full);
- * - `sleeping`: a timer is set for the slot's next due time or the backstop sweep;
+ * - `sleeping`: a timer is set for the slot's next due time, its earliest lease expiry or the backstop sweep;
  * - `waiting`: the topic's concurrency is used up; the worker resumes this poller when it frees;
  * - `backoff`: the last claim failed; a timer retries it.
  */
@@ -18,8 +18,9 @@ const TIMER_MARGIN_MS = 1;
 /**
  * Fires the due timeouts of one slot. There is no fixed polling interval: after each claim the
  * poller sleeps until the slot's next due time (from the claim, in store time), or until a
- * wake-up says a schedule landed earlier, and at most `sweepIntervalMs` (jittered down by up to
- * 15%) so a lost wake-up or a dead worker's expired lease is picked up by the backstop sweep.
+ * wake-up says a schedule landed earlier, or until the slot's earliest lease ends (so the
+ * timeouts of a worker that died fire again right after their lease), and at most
+ * `sweepIntervalMs` (jittered down by up to 15%) so a lost wake-up is picked up by the backstop sweep.
  * A full batch means more is due: it claims again at once.
  */
 export class SlotPoller {
@@ -153,7 +154,11 @@ export class SlotPoller {
       return false;
     }
     this.state = 'sleeping';
-    this.sleepUntil(Math.min(result.nextDueAt ?? Number.POSITIVE_INFINITY, this.wakeHint));
+    // The earliest lease counts too: when it ends (its worker died, or it is our own handler still
+    // running) the claim at that moment returns it to due and fires it, instead of the sweep.
+    // Leases this instance holds and acks in time just cost one empty claim at their expiry.
+    const nextLease = result.nextLeaseExpiresAt ?? Number.POSITIVE_INFINITY;
+    this.sleepUntil(Math.min(result.nextDueAt ?? Number.POSITIVE_INFINITY, nextLease, this.wakeHint));
     return false;
   }
 

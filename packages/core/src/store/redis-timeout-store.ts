@@ -235,9 +235,9 @@ export class RedisTimeoutStore implements TimeoutStore {
       Math.max(1, Math.round(leaseMs)),
       RECOVER_PER_CLAIM,
     ]);
-    if (!Array.isArray(reply) || reply.length < 3 || (reply.length - 3) % 6 !== 0) throw unexpected('claim', reply);
+    if (!Array.isArray(reply) || reply.length < 4 || (reply.length - 4) % 6 !== 0) throw unexpected('claim', reply);
     const claimed: ClaimedTimeout[] = [];
-    for (let i = 3; i < reply.length; i += 6) {
+    for (let i = 4; i < reply.length; i += 6) {
       claimed.push({
         id: String(reply[i]),
         dueAt: Number(reply[i + 1]),
@@ -247,7 +247,13 @@ export class RedisTimeoutStore implements TimeoutStore {
         payload: String(reply[i + 5]),
       });
     }
-    return { claimed, now: Number(reply[0]), nextDueAt: reply[1] === null ? null : Number(reply[1]), recovered: Number(reply[2]) };
+    return {
+      claimed,
+      now: Number(reply[0]),
+      nextDueAt: reply[1] === null ? null : Number(reply[1]),
+      recovered: Number(reply[2]),
+      nextLeaseExpiresAt: reply[3] === null ? null : Number(reply[3]),
+    };
   }
 
   async ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean> {

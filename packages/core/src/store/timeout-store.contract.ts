@@ -180,7 +180,30 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
 
       it('reports no next due time for an empty slot', async () => {
         const result = await store.claim(otherSlot, 10, LONG);
-        expect(result).toMatchObject({ claimed: [], nextDueAt: null, recovered: 0 });
+        expect(result).toMatchObject({ claimed: [], nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null });
+      });
+
+      it('reports the earliest lease expiry left in the slot, its own new leases included', async () => {
+        await scheduleDue('held-1');
+        const first = await store.claim(slot, 10, 5_000);
+        expect(first.nextLeaseExpiresAt).toBe(first.now + 5_000);
+        expect(first.nextDueAt).toBeNull();
+        await scheduleDue('held-2');
+        const second = await store.claim(slot, 10, LONG);
+        expect(second.claimed.map((entry) => entry.id)).toEqual(['held-2']);
+        expect(second.nextLeaseExpiresAt).toBe(first.now + 5_000);
+        expect(await store.ack(slot, 'held-1', first.claimed[0]!.fencingToken)).toBe(true);
+        expect((await store.claim(slot, 10, LONG)).nextLeaseExpiresAt).toBe(second.now + LONG);
+        expect((await store.claim(otherSlot, 10, LONG)).nextLeaseExpiresAt).toBeNull();
+      });
+
+      it('reports no lease expiry once the expired leases were recovered', async () => {
+        const dueAt = await scheduleDue('lapsed');
+        const first = await store.claim(slot, 10, SHORT);
+        expect(first.nextLeaseExpiresAt).toBe(first.now + SHORT);
+        await context.advance(PAST_SHORT);
+        const recovery = await store.claim(slot, 0, LONG);
+        expect(recovery).toMatchObject({ recovered: 1, nextDueAt: dueAt, nextLeaseExpiresAt: null });
       });
 
       it('gives claimed timeouts a lease and fencing tokens that differ', async () => {

@@ -30,7 +30,8 @@ export interface TimeoutStore {
    * Atomically: returns expired leases to due, then moves up to `limit` due ids (due time <= now)
    * into the lease set until `now + leaseMs`, bumping each one's attempt and giving it a new
    * fencing token greater than every earlier token of that id. Returns them with their payloads,
-   * the store clock `now`, and the earliest due time left in the slot (or null when it is empty).
+   * the store clock `now`, the earliest due time left in the slot (or null when none is pending) and
+   * the earliest lease expiry left in the slot (or null when nothing is firing).
    */
   claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult>;
 
@@ -133,6 +134,13 @@ export interface ClaimResult {
   nextDueAt: number | null;
   /** How many expired leases went back to due in this claim. */
   recovered: number;
+  /**
+   * Earliest lease expiry left in the slot (the leases this claim just made included), or null when
+   * nothing is firing. A poller sleeps no longer than this, so the timeouts of a worker that died
+   * are returned to due and fired when its lease ends, not at the next sweep. May be <= now when
+   * more expired leases were left than one claim recovers.
+   */
+  nextLeaseExpiresAt: number | null;
 }
 
 /** Identifies one delivery for ack / release. */

@@ -174,7 +174,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
         payload: entry.payload,
       };
     });
-    return { claimed, now, nextDueAt: earliestPending(state), recovered: expired.length };
+    return { claimed, now, nextDueAt: earliestPending(state), recovered: expired.length, nextLeaseExpiresAt: earliestLease(state) };
   }
 
   async ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean> {
@@ -377,6 +377,15 @@ function earliestPending(state: MemorySlot): number | null {
   let earliest: number | null = null;
   for (const entry of state.entries.values()) {
     if (entry.state === 'pending' && (earliest === null || entry.dueAt < earliest)) earliest = entry.dueAt;
+  }
+  return earliest;
+}
+
+/** Earliest lease expiry of the slot's firing entries, as `ZRANGE lease 0 0` answers. */
+function earliestLease(state: MemorySlot): number | null {
+  let earliest: number | null = null;
+  for (const entry of state.entries.values()) {
+    if (entry.state === 'firing' && (earliest === null || entry.leaseExpiresAt < earliest)) earliest = entry.leaseExpiresAt;
   }
   return earliest;
 }
