@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseBenchArgs } from './cli-options.js';
+import { BenchUsageError } from './errors/index.js';
 
 describe('parseBenchArgs', () => {
   it('defaults to the full run without files', () => {
@@ -12,6 +13,7 @@ describe('parseBenchArgs', () => {
   });
 
   it('refuses an unknown flag and a missing value', () => {
+    expect(() => parseBenchArgs(['--fast'])).toThrow(BenchUsageError);
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown argument --fast/);
     expect(() => parseBenchArgs(['--json'])).toThrow(/--json needs a value/);
     expect(() => parseBenchArgs(['--json', '--quick'])).toThrow(/--json needs a value/);

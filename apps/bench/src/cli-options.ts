@@ -1,3 +1,6 @@
+import { benchMessages } from './bench.messages.js';
+import { BenchUsageError } from './errors/index.js';
+
 /** Options of `npm run bench -- [options]`. */
 export interface BenchOptions {
   /** Shorter workloads, the whole run under a minute. */
@@ -29,7 +32,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = { quick: false, jsonFile: undefined, markdownFile: undefined, profileDir: undefined, only: [], help: false };
   const valueOf = (i: number, flag: string): string => {
     const value = argv[i + 1];
-    if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value.\n\n${USAGE}`);
+    if (value === undefined || value.startsWith('--')) throw new BenchUsageError(benchMessages.missingValue(flag, USAGE));
     return value;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -57,7 +60,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
         options.help = true;
         break;
       default:
-        throw new Error(`Unknown argument ${arg}.\n\n${USAGE}`);
+        throw new BenchUsageError(benchMessages.unknownArgument(arg, USAGE));
     }
   }
   return options;

@@ -1,6 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
+import { benchMessages } from './bench.messages.js';
+import { WorkerProcessError } from './errors/index.js';
 
 type Reply<T extends FromWorker['type']> = Extract<FromWorker, { type: T }>;
 
@@ -26,12 +28,12 @@ export class WorkerProcess {
   ) {
     child.on('message', (message: FromWorker) => {
       if (message.type === 'progress') onProgress(message.fired);
-      else if (message.type === 'failed') this.rejectAll(new Error(`worker failed: ${message.message}`));
+      else if (message.type === 'failed') this.rejectAll(new WorkerProcessError(benchMessages.workerFailed(message.message)));
       else this.deliver(message);
     });
     child.once('exit', (code, signal) => {
       this.exited = true;
-      this.rejectAll(new Error(`worker exited (code ${code}, signal ${signal})`));
+      this.rejectAll(new WorkerProcessError(benchMessages.workerExited(code, signal)));
     });
   }
 
@@ -53,14 +55,14 @@ export class WorkerProcess {
     return new Promise<Reply<T>>((resolve, reject) => {
       const early = this.inbox.findIndex((message) => message.type === type);
       if (early >= 0) return resolve(this.inbox.splice(early, 1)[0] as Reply<T>);
-      if (this.exited) return reject(new Error('worker has exited'));
+      if (this.exited) return reject(new WorkerProcessError(benchMessages.workerExited(this.child.exitCode, this.child.signalCode)));
       const waiter: Waiter = {
         type,
         resolve: (message) => resolve(message as Reply<T>),
         reject,
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
-          reject(new Error(`worker sent no '${type}' within ${timeoutMs} ms`));
+          reject(new WorkerProcessError(benchMessages.workerSilent(type, timeoutMs)));
         }, timeoutMs),
       };
       this.waiters.add(waiter);

@@ -1,6 +1,8 @@
 import { Queue, Worker as BullWorker } from 'bullmq';
 import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type RedisTarget } from './system.js';
+import { benchMessages } from '../bench.messages.js';
+import { UnsupportedTargetError } from '../errors/index.js';
 
 const QUEUE = 'bench';
 
@@ -11,7 +13,7 @@ const BULK_SIZE = 1_000;
 const BULKS_IN_FLIGHT = 4;
 
 function connectionOf(target: RedisTarget) {
-  if (target.kind !== 'single') throw new Error('The BullMQ run uses one Redis server.');
+  if (target.kind !== 'single') throw new UnsupportedTargetError(benchMessages.singleServerOnly('BullMQ'));
   return { host: target.host, port: target.port, maxRetriesPerRequest: null };
 }
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type FireSink, type RedisTarget } from './system.js';
+import { benchMessages } from '../bench.messages.js';
+import { UnsupportedTargetError } from '../errors/index.js';
 
 const POLL_INTERVAL_MS = 1_000;
 const CHUNK = 1_000;
@@ -12,7 +14,7 @@ function keysOf(prefix: string) {
 }
 
 function clientOf(target: RedisTarget): Redis {
-  if (target.kind !== 'single') throw new Error('The polling run uses one Redis server.');
+  if (target.kind !== 'single') throw new UnsupportedTargetError(benchMessages.singleServerOnly('The polling design'));
   return new Redis({ host: target.host, port: target.port, maxRetriesPerRequest: null });
 }
 
