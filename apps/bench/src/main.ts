@@ -86,7 +86,7 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
       const durationMs = options.quick ? 2_000 : 70_000;
       log(`idle: one engine instance, 4 topics x 16 slots, watched for ${durationMs / 1000} s`);
       report.idle = await measureIdle(target, server.client(), probe, durationMs);
-      log(`  ${report.idle.commandsPerSec.toFixed(2)} commands/s sent (busiest 10 s: ${report.idle.busiestWindowPerSec.toFixed(2)}/s), ${report.idle.executedPerSec.toFixed(2)}/s run by Redis`);
+      log(`  ${report.idle.commandsPerSec.toFixed(2)} commands/s sent (busiest ${Math.min(10, durationMs / 1000)} s: ${report.idle.busiestWindowPerSec.toFixed(2)}/s), ${report.idle.executedPerSec.toFixed(2)}/s run by Redis`);
     }
   } finally {
     await server.stop();

@@ -58,7 +58,7 @@ function extraLines(report: BenchReport): string[] {
     const idle = report.idle;
     lines.push(
       `Idle: one ${idle.system} instance, ${idle.topics} topics x ${idle.slotsPerTopic} slots, watched ${formatNumber(idle.windowMs / 1000)} s: ` +
-        `${formatNumber(idle.commandsPerSec, 2)} commands/s sent (busiest 10 s: ${formatNumber(idle.busiestWindowPerSec, 2)}/s), ` +
+        `${formatNumber(idle.commandsPerSec, 2)} commands/s sent (busiest ${formatNumber(Math.min(10_000, idle.windowMs) / 1000)} s: ${formatNumber(idle.busiestWindowPerSec, 2)}/s), ` +
         `${formatNumber(idle.executedPerSec, 2)} commands/s run by Redis (Lua included).`,
     );
   }
