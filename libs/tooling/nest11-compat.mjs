@@ -39,7 +39,7 @@ rmSync(report, { force: true });
 
 const jest = spawnSync(
   'npx',
-  ['jest', '--config', configFile, '--json', `--outputFile=${report}`, ...process.argv.slice(2)],
+  ['jest', '--forceExit', '--config', configFile, '--json', `--outputFile=${report}`, ...process.argv.slice(2)],
   {
     cwd: root,
     stdio: 'inherit',
