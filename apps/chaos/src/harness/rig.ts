@@ -185,8 +185,9 @@ export class Rig {
   }
 
   /**
-   * Waits until every acknowledged schedule has its effect and the topic holds nothing pending or
-   * firing (so no further run can come), or until the deadline. Returns whether it got there.
+   * Waits until every acknowledged schedule has its effect and the topic holds nothing firing and
+   * exactly `leftOver.pending` pending (default 0; so no further run can come), with at least
+   * `leftOver.dead` dead letters, or until the deadline. Returns whether it got there.
    */
   async settle(deadlineMs: number, leftOver: { dead?: number; pending?: number } = {}): Promise<boolean> {
     const dead = leftOver.dead ?? 0;
@@ -194,14 +195,16 @@ export class Rig {
     const deadline = Date.now() + deadlineMs;
     while (Date.now() < deadline) {
       const applied = await this.reader.appliedCount().catch(() => 0);
-      if (applied >= this.expected.size) {
-        const stats = await this.engine.stats(this.topic).catch(() => undefined);
-        if (stats && stats.pending === pending && stats.firing === 0 && stats.dead >= dead) return true;
-      }
+      const stats = await this.engine.stats(this.topic).catch(() => undefined);
+      this.settleState = `${applied} of ${this.expected.size} effects in; ${stats ? `${stats.pending} pending, ${stats.firing} firing, ${stats.dead} dead` : 'stats unavailable'}; ${this.pool.alive.length} live workers`;
+      if (applied >= this.expected.size && stats && stats.pending === pending && stats.firing === 0 && stats.dead >= dead) return true;
       await sleep(200);
     }
     return false;
   }
+
+  /** What the last `settle` saw (for the failure detail of a scenario that did not settle). */
+  settleState = 'not settled yet';
 
   /** Counts the scenario. */
   async figures(): Promise<Figures> {
@@ -211,7 +214,7 @@ export class Rig {
   /** Builds the result from the figures, the targets and the scenario's own checks. */
   async result(targets: Targets, checks: Check[] = [], notes: string[] = [], figures?: Figures): Promise<ScenarioResult> {
     const counted = figures ?? (await this.figures());
-    const failures = judge(counted, targets, checks);
+    const failures = judge(counted, targets, checks.map((check) => (check.ok || check.detail || !/^settled/.test(check.name) ? check : { ...check, detail: this.settleState })));
     return {
       name: this.name,
       scheduled: counted.scheduled,
