@@ -3,13 +3,21 @@ import { readFileSync } from 'node:fs';
 import { DATA_BUCKETS } from '../store/slot-of.js';
 
 /**
- * What a script takes after its fixed keys: nothing, or every data bucket key of the slot, in
- * bucket order. Every script has a fixed key count: ioredis auto-pipelining on a `Cluster` groups
- * a command by its first argument, which must therefore be a key, never a key count (with a
- * variable count, commands of different shards met in one pipeline and ioredis refused it:
- * "All keys in the pipeline should belong to the same slots allocation group").
+ * Data bucket keys a `few` call passes: the buckets it needs, padded with repeats. Small calls are
+ * the common case (a claim or an ack of a few timeouts); sending all 128 bucket keys on each cost
+ * most of the client's and the server's CPU (docs/REDIS-LAYOUT.md, "Per-call cost").
  */
-type KeyTail = 'none' | 'buckets';
+export const FEW_BUCKETS = 8;
+
+/**
+ * What a script takes after its fixed keys: nothing, every data bucket key of the slot in bucket
+ * order (`buckets`), or `FEW_BUCKETS` chosen bucket keys (`few`). Every script has a fixed key
+ * count: ioredis auto-pipelining on a `Cluster` groups a command by its first argument, which must
+ * therefore be a key, never a key count (with a variable count, commands of different shards met
+ * in one pipeline and ioredis refused it: "All keys in the pipeline should belong to the same
+ * slots allocation group"). A script with two tails is registered twice, under two names.
+ */
+type KeyTail = 'none' | 'buckets' | 'few';
 
 interface ScriptSpec {
   /** Base name of the Lua file, `<name>-<fixed keys>.lua`. */
@@ -21,11 +29,14 @@ interface ScriptSpec {
 
 const SCRIPTS = {
   schedule: { file: 'schedule-3', fixedKeys: 3, tail: 'buckets' },
+  scheduleFew: { file: 'schedule-3', fixedKeys: 3, tail: 'few' },
   cancel: { file: 'cancel-3', fixedKeys: 3, tail: 'none' },
   get: { file: 'get-4', fixedKeys: 4, tail: 'none' },
   claim: { file: 'claim-3', fixedKeys: 3, tail: 'buckets' },
+  claimFew: { file: 'claim-3', fixedKeys: 3, tail: 'few' },
   ack: { file: 'ack-2', fixedKeys: 2, tail: 'none' },
   ackMany: { file: 'ack-many-1', fixedKeys: 1, tail: 'buckets' },
+  ackManyFew: { file: 'ack-many-1', fixedKeys: 1, tail: 'few' },
   fail: { file: 'fail-4', fixedKeys: 4, tail: 'none' },
   release: { file: 'release-2', fixedKeys: 2, tail: 'buckets' },
   stats: { file: 'stats-3', fixedKeys: 3, tail: 'none' },
@@ -43,7 +54,7 @@ export interface LoadedScript {
   /** Registered command name, versioned by the script's content hash, e.g. `dtClaim_3f2a9c01`. */
   command: string;
   lua: string;
-  /** Number of keys of every call: the fixed keys, plus `DATA_BUCKETS` for a bucket tail. */
+  /** Number of keys of every call: the fixed keys, plus `DATA_BUCKETS` (`buckets` tail) or `FEW_BUCKETS` (`few` tail). */
   numberOfKeys: number;
 }
 
@@ -71,7 +82,8 @@ export function loadScripts(): ReadonlyMap<ScriptName, LoadedScript> {
       const lua = readScript(spec.file);
       const version = createHash('sha1').update(lua).digest('hex').slice(0, 8);
       const command = `dt${name[0]!.toUpperCase()}${name.slice(1)}_${version}`;
-      loaded.set(name, { name, command, lua, numberOfKeys: spec.fixedKeys + (spec.tail === 'buckets' ? DATA_BUCKETS : 0) });
+      const tailKeys = spec.tail === 'buckets' ? DATA_BUCKETS : spec.tail === 'few' ? FEW_BUCKETS : 0;
+      loaded.set(name, { name, command, lua, numberOfKeys: spec.fixedKeys + tailKeys });
     }
   }
   return loaded;

@@ -3,9 +3,10 @@
   payload. The store coalesces the schedule calls made in one tick for a slot into one call.
 
   KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] dead ZSET,
-  KEYS[4..] every data bucket HASH of the slot, in bucket order (a fixed key count)
+  KEYS[4..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
+           registration) only the buckets of the ids in the call, padded with repeats
   ARGV[1] wake channel, ARGV[2] slot number, then one group of five per timeout:
-    id, index in KEYS of its data bucket (3 + bucket + 1),
+    id, index in KEYS of its data bucket,
     timing ('d' = the next value is a delay from the server clock, 'a' = an absolute time),
     delay or time (ms), payload JSON text
   Returns {outcome, dueAt, outcome, dueAt, ...} in order: outcome 0 created, 1 replaced (was

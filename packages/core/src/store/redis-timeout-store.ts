@@ -1,12 +1,12 @@
 import type { CancelResult, ConnectionOptions, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
-import { registerScripts, type ScriptName } from '../commands/index.js';
+import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
 import { closeConnection, isCluster, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisReplyError } from './redis-reply.error.js';
 import { RedisUnavailableError } from './redis-unavailable.error.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
-import { bucketOf } from './slot-of.js';
+import { bucketOf, DATA_BUCKETS } from './slot-of.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
@@ -91,6 +91,12 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly subscribers = new Set<WakeSubscriber>();
   private readonly deadlines: CallDeadlines;
   private readonly scheduleBatches = new Map<string, { slot: SlotRef; entries: PendingSchedule[] }>();
+  /**
+   * Per slot (`topic\0slot`): the buckets of the next due ids, as the slot's last claim reported
+   * them; the next claim passes only those keys. Absent after a full batch (a backlog) or before the
+   * first claim: the next claim passes every bucket.
+   */
+  private readonly claimHints = new Map<string, number[]>();
   private initialised: Promise<void> | undefined;
   private readyWait: Promise<void> | undefined;
   private closed = false;
@@ -183,17 +189,28 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    // Every bucket is passed (a fixed key count, see commands/index.ts); each entry names its own
-    // by its 1-based index in KEYS, so the script does not hash the id again.
-    const scriptKeys = [keys.due, keys.lease, keys.dead, ...keys.buckets];
+    // The buckets of the entries (padded, `scheduleFew`) when they are few, else every bucket (a
+    // fixed key count either way, see commands/index.ts); each entry names its own by its 1-based
+    // index in KEYS, so the script does not hash the id again.
+    const buckets = entries.map(({ id }) => bucketOf(id));
+    const distinct = [...new Set(buckets)];
+    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
+    const script = chosen ? 'scheduleFew' : 'schedule';
+    const scriptKeys = [keys.due, keys.lease, keys.dead, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
     const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot];
-    for (const { id, entry } of entries) {
-      const keyIndex = 4 + bucketOf(id);
+    entries.forEach(({ id, entry }, i) => {
+      const keyIndex = 4 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!);
       if (entry.at === undefined) args.push(id, keyIndex, 'd', Math.round(entry.delayMs ?? 0), entry.payload);
       else args.push(id, keyIndex, 'a', Math.round(entry.at), entry.payload);
-    }
-    const reply = await this.interactive('schedule', () => this.run('schedule', scriptKeys, args));
+    });
+    const reply = await this.interactive('schedule', () => this.run(script, scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
+    // A timeout scheduled here may be the slot's next due one: let the next claim pass its bucket
+    // too while there is room (a claim that lacks a bucket is only made again with every bucket).
+    const hint = this.claimHints.get(`${slot.topic}\u0000${slot.slot}`);
+    if (hint) {
+      for (const bucket of distinct) if (hint.length < FEW_BUCKETS && !hint.includes(bucket)) hint.push(bucket);
+    }
     entries.forEach((pending, i) => {
       pending.resolve({ outcome: mapCode(SCHEDULE_OUTCOMES, reply[2 * i], 'schedule'), dueAt: Number(reply[2 * i + 1]) });
     });
@@ -228,16 +245,28 @@ export class RedisTimeoutStore implements TimeoutStore {
     return stored;
   }
 
+  /**
+   * Claims with the few bucket keys the slot's previous claim said the next due ids live in, when
+   * that claim was not a full batch; the script changes nothing and says so when it needs another
+   * bucket (or an expired lease waits), and the claim is made again with every bucket.
+   */
   async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.run('claim', [keys.due, keys.lease, keys.seq, ...keys.buckets], [
-      Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM)),
-      Math.max(1, Math.round(leaseMs)),
-      RECOVER_PER_CLAIM,
-    ]);
-    if (!Array.isArray(reply) || reply.length < 4 || (reply.length - 4) % 6 !== 0) throw unexpected('claim', reply);
+    const hintKey = `${slot.topic}\u0000${slot.slot}`;
+    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
+    const args: ScriptArg[] = [take, Math.max(1, Math.round(leaseMs)), RECOVER_PER_CLAIM, DATA_BUCKETS, FEW_BUCKETS];
+    const hint = this.claimHints.get(hintKey);
+    let reply: unknown = 0;
+    if (hint !== undefined) {
+      const chosen = padBuckets(hint);
+      reply = await this.run('claimFew', [keys.due, keys.lease, keys.seq, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
+    }
+    if (reply === 0) reply = await this.run('claim', [keys.due, keys.lease, keys.seq, ...keys.buckets], args);
+    if (!Array.isArray(reply) || reply.length < 5 || (reply.length - 5) % 6 !== 0 || !Array.isArray(reply[4])) {
+      throw unexpected('claim', reply);
+    }
     const claimed: ClaimedTimeout[] = [];
-    for (let i = 4; i < reply.length; i += 6) {
+    for (let i = 5; i < reply.length; i += 6) {
       claimed.push({
         id: String(reply[i]),
         dueAt: Number(reply[i + 1]),
@@ -247,13 +276,17 @@ export class RedisTimeoutStore implements TimeoutStore {
         payload: String(reply[i + 5]),
       });
     }
-    return {
+    const result: ClaimResult = {
       claimed,
       now: Number(reply[0]),
       nextDueAt: reply[1] === null ? null : Number(reply[1]),
       recovered: Number(reply[2]),
       nextLeaseExpiresAt: reply[3] === null ? null : Number(reply[3]),
     };
+    // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
+    if (take > 0 && claimed.length >= take) this.claimHints.delete(hintKey);
+    else this.claimHints.set(hintKey, (reply[4] as unknown[]).map(Number));
+    return result;
   }
 
   async ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean> {
@@ -262,12 +295,24 @@ export class RedisTimeoutStore implements TimeoutStore {
     return mapFlag(reply, 'ack');
   }
 
+  /** Passes only the buckets of the acked ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
   async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const results: boolean[] = [];
     for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
       const batch = entries.slice(start, start + ENTRY_BATCH);
-      const reply = await this.run('ackMany', [keys.lease, ...keys.buckets], batch.flatMap((entry) => [entry.id, entry.fencingToken]));
+      const buckets = batch.map((entry) => bucketOf(entry.id));
+      const distinct = [...new Set(buckets)];
+      const args: ScriptArg[] = [];
+      let reply: unknown;
+      if (distinct.length <= FEW_BUCKETS) {
+        const chosen = padBuckets(distinct);
+        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 2 + chosen.indexOf(buckets[i]!)));
+        reply = await this.run('ackManyFew', [keys.lease, ...chosen.map((bucket) => keys.buckets[bucket]!)], args);
+      } else {
+        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 2 + buckets[i]!));
+        reply = await this.run('ackMany', [keys.lease, ...keys.buckets], args);
+      }
       if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
       for (const flag of reply) results.push(mapFlag(flag, 'ackMany'));
     }
@@ -518,6 +563,14 @@ export class RedisTimeoutStore implements TimeoutStore {
   private assertOpen(): void {
     if (this.closed) throw new StoreClosedError(redisStoreMessages.closed());
   }
+}
+
+/** `FEW_BUCKETS` bucket numbers: the given ones (at most that many), then repeats of the first (bucket 0 when none). */
+function padBuckets(buckets: readonly number[]): number[] {
+  const padded = buckets.slice(0, FEW_BUCKETS);
+  const filler = padded[0] ?? 0;
+  while (padded.length < FEW_BUCKETS) padded.push(filler);
+  return padded;
 }
 
 function unexpected(script: string, reply: unknown): RedisReplyError {

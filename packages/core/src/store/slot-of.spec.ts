@@ -44,7 +44,7 @@ describe('crc32 / slotOf', () => {
 });
 
 describe('bucketOf', () => {
-  /** The same function as bucket_key() in commands/includes/stored.lua, written from its definition. */
+  /** The same function as bucket_index() in commands/includes/stored.lua, written from its definition. */
   function referenceBucket(id: string, buckets: number): number {
     let hash = 0;
     for (const byte of Buffer.from(id, 'utf8')) hash = (hash * 65599 + byte) % 2147483647;

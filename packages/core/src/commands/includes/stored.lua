@@ -41,13 +41,19 @@ local function pack_stored(meta, rest)
   return int(meta[1]) .. ',' .. int(meta[2]) .. ',' .. int(meta[3]) .. '|' .. rest
 end
 
--- The data bucket of an id among KEYS[first..#KEYS]; same function as bucketOf() in slot-of.ts.
-local function bucket_key(id, first)
+-- The data bucket number (0-based) of an id among `count` buckets; same function as bucketOf()
+-- in slot-of.ts.
+local function bucket_index(id, count)
   local hash = 0
   for i = 1, #id do
     hash = (hash * 65599 + string.byte(id, i)) % 2147483647
   end
-  return KEYS[first + hash % (#KEYS - first + 1)]
+  return hash % count
+end
+
+-- The data bucket of an id when KEYS[first..#KEYS] are every bucket of the slot, in order.
+local function bucket_key(id, first)
+  return KEYS[first + bucket_index(id, #KEYS - first + 1)]
 end
 
 local function earliest_due(dueKey)
