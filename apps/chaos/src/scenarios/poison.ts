@@ -111,7 +111,7 @@ export const poison: Scenario = {
           checks,
           [
             `${poisonCount} always failing -> dead after ${MAX_ATTEMPTS} attempts; ${failOnceIds.length} fail once; ${exitCount} exit the worker (${rig.pool.respawns} respawns)`,
-            `backoff base ${BACKOFF.baseMs} ms cap ${BACKOFF.capMs} ms: every retry at least ${smallestMargin} ms after d/2, at most ${worstOvershoot} ms past d`,
+            `backoff base ${BACKOFF.baseMs} ms cap ${BACKOFF.capMs} ms: retry gaps vs their window [d/2, d]: closest to d/2 ${smallestMargin} ms above it, closest to d ${-worstOvershoot} ms below it (negative: past d)`,
           ],
         );
       },
