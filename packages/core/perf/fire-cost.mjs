@@ -7,6 +7,7 @@
 //
 // Steady: 20,000 timeouts due evenly over 10 s (2,000/s), one worker engine with 16 slots.
 // Burst: 50,000 timeouts already due when the worker starts; time until the last one fired.
+// Empty claims: 20,000 claims of empty slots, 1 and 16 in flight: the bare per-call cost.
 // Each scenario runs `--runs` times on a fresh key prefix; the median is printed.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +23,7 @@ const { values } = parseArgs({
     burst: { type: 'string', default: '50000' },
   },
 });
-const { DurableTimeouts } = await import(pathToFileURL(resolve(values.dist, 'index.js')).href);
+const { DurableTimeouts, RedisTimeoutStore } = await import(pathToFileURL(resolve(values.dist, 'index.js')).href);
 const runs = Number(values.runs);
 const SLOTS = 16;
 const STEADY = Number(values.steady);
@@ -113,6 +114,21 @@ async function burstRun(target) {
   return { drainMs, clientUsPerFired: (cpu.user + cpu.system) / BURST, serverUsPerFired: (server * 1e6) / BURST };
 }
 
+/** 20,000 claims of empty slots, `inFlight` at a time (one slot each): CPU per call, no firing. */
+async function emptyClaims(target, inFlight) {
+  const store = new RedisTimeoutStore({ connection: target.connection, prefix: target.prefix });
+  const slots = Array.from({ length: inFlight }, (_, slot) => ({ topic: 'payment', slot }));
+  await Promise.all(slots.map((slot) => store.claim(slot, 100, 30_000)));
+  const calls = 20_000;
+  const cpuBefore = process.cpuUsage();
+  const serverBefore = await serverCpu(target.admins);
+  for (let done = 0; done < calls; done += inFlight) await Promise.all(slots.map((slot) => store.claim(slot, 100, 30_000)));
+  const cpu = process.cpuUsage(cpuBefore);
+  const server = (await serverCpu(target.admins)) - serverBefore;
+  await store.close();
+  return { clientUsPerCall: (cpu.user + cpu.system) / calls, serverUsPerCall: (server * 1e6) / calls };
+}
+
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 const fmt = (n) => n.toFixed(0);
 
@@ -133,7 +149,9 @@ if (values.cluster) {
 try {
   const steady = [];
   const burst = [];
+  const idle = { 1: [], 16: [] };
   for (let run = 0; run < runs; run++) {
+    for (const inFlight of [1, 16]) idle[inFlight].push(await emptyClaims({ connection, admins, prefix: `perf${++prefixCounter}` }, inFlight));
     steady.push(await steadyRun({ connection, admins, prefix: `perf${++prefixCounter}` }));
     burst.push(await burstRun({ connection, admins, prefix: `perf${++prefixCounter}` }));
     const s = steady.at(-1);
@@ -141,6 +159,12 @@ try {
     console.log(
       `run ${run + 1}: steady client ${fmt(s.clientUsPerFired)} us/fired, redis ${fmt(s.serverUsPerFired)} us/fired; ` +
         `burst ${fmt(b.drainMs)} ms, client ${fmt(b.clientUsPerFired)} us/fired, redis ${fmt(b.serverUsPerFired)} us/fired`,
+    );
+  }
+  for (const inFlight of [1, 16]) {
+    console.log(
+      `median, claims of an empty slot, ${inFlight} in flight: client ${fmt(median(idle[inFlight].map((r) => r.clientUsPerCall)))} us CPU/call, ` +
+        `redis ${fmt(median(idle[inFlight].map((r) => r.serverUsPerCall)))} us CPU/call`,
     );
   }
   console.log(
