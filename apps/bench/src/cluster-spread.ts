@@ -18,10 +18,9 @@ export function ownerOf(slots: SlotsReply, hashSlot: number): string | undefined
 export async function clusterSpread(nodes: readonly Redis[], prefix: string, topic: string, slots: number): Promise<ShardSpread[]> {
   const layout = (await nodes[0]!.call('CLUSTER', 'SLOTS')) as SlotsReply;
   const shards = new Map<string, ShardSpread>();
-  for (const node of nodes) {
-    const name = `${node.options.host}:${node.options.port}`;
-    shards.set(name, { node: name, slots: 0, timeouts: 0 });
-  }
+  nodes.forEach((node, i) => {
+    shards.set(`${node.options.host}:${node.options.port}`, { node: `master ${i + 1}`, slots: 0, timeouts: 0 });
+  });
   for (let slot = 0; slot < slots; slot++) {
     const tag = `{${topic}:${slot}}`;
     const hashSlot = Number(await nodes[0]!.call('CLUSTER', 'KEYSLOT', tag));

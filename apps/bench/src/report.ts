@@ -46,6 +46,7 @@ export interface IdleResult {
 
 /** How the slots of the cluster run landed on the shards. */
 export interface ShardSpread {
+  /** `master 1`, `master 2`, ... in hash-slot order. */
   node: string;
   /** Topic slots (hash tags) owned by this shard. */
   slots: number;
