@@ -31,6 +31,8 @@ export class SlotPoller {
   /** Earliest due time announced while a claim was out (the claim may not have seen it). */
   private wakeHint = Number.POSITIVE_INFINITY;
   private failures = 0;
+  /** The first sweep after `start` is spread over the whole interval, so pollers started together do not sweep together. */
+  private firstSweep = true;
   private loop: Promise<void> = Promise.resolve();
 
   constructor(
@@ -44,6 +46,7 @@ export class SlotPoller {
     if (this.state !== 'stopped') return;
     this.lastCycleAt = performance.now();
     this.state = 'sleeping';
+    this.firstSweep = true;
     this.runNow();
   }
 
@@ -163,7 +166,9 @@ export class SlotPoller {
   }
 
   private sleepUntil(dueAt: number): void {
-    const sweepMs = this.context.sweepIntervalMs * (0.85 + 0.15 * Math.random());
+    const spread = this.firstSweep ? Math.random() : 0.85 + 0.15 * Math.random();
+    this.firstSweep = false;
+    const sweepMs = this.context.sweepIntervalMs * spread;
     const untilDue = dueAt === Number.POSITIVE_INFINITY ? sweepMs : Math.ceil(this.context.clock.msUntil(dueAt)) + TIMER_MARGIN_MS;
     const delay = Math.max(0, Math.min(sweepMs, untilDue));
     this.setTimer(delay);
