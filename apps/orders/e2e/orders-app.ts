@@ -5,6 +5,9 @@ import request, { type Agent } from 'supertest';
 import { AppModule } from '../src/app.module.js';
 import { loadOrdersConfig, type OrdersConfig } from '../src/config/orders.config.js';
 
+/** Polls until a condition holds (shared with the other sample app). */
+export { eventually } from '@durable-timeout/sample-app-support';
+
 /** One running orders app for a test, with an HTTP client bound to it. */
 export interface OrdersAppUnderTest {
   app: INestApplication;
@@ -37,25 +40,4 @@ export async function startOrdersApp(config: OrdersConfig): Promise<OrdersAppUnd
 /** A valid `POST /orders` body. */
 export function orderBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { items: [{ sku: 'SKU-1', qty: 2 }], amountCents: 4_200, customerId: 'customer-1', ...overrides };
-}
-
-/** Polls `read` until `done` holds for its value, or fails after `timeoutMs` with the last value seen. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${describeValue(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    last = await read();
-  }
-  return last;
-}
-
-function describeValue(value: unknown): string {
-  const body = typeof value === 'object' && value !== null && 'status' in value && 'body' in value ? { status: value.status, body: value.body } : value;
-  try {
-    return JSON.stringify(body);
-  } catch {
-    return String(body);
-  }
 }

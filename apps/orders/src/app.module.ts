@@ -4,14 +4,12 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { DurableTimeoutModule } from '@durable-timeout/nestjs';
 import { DurableTimeoutHealthIndicator } from '@durable-timeout/nestjs/terminus';
+import { RedisHealthIndicator, ServiceUnavailableFilter, ShutdownLogger } from '@durable-timeout/sample-app-support';
 import { loadOrdersConfig, type OrdersConfig } from './config/orders.config.js';
 import { HealthController } from './health/health.controller.js';
 import { PAYMENT_TOPIC } from './orders/deadlines/durable-payment-deadlines.js';
 import { OrdersModule } from './orders/orders.module.js';
-import { RedisHealthIndicator } from './redis/redis.health.js';
-import { ServiceUnavailableFilter } from './redis/service-unavailable.filter.js';
 import { RedisModule } from './redis/redis.module.js';
-import { ShutdownLogger } from './shutdown.logger.js';
 
 /** Attempts of a payment timeout before it is dead-lettered: only Redis errors make it retry. */
 const PAYMENT_MAX_ATTEMPTS = 10;

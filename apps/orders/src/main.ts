@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { InvalidConfigError } from '@durable-timeout/sample-app-support';
 import { AppModule } from './app.module.js';
 import { loadOrdersConfig, type OrdersConfig } from './config/orders.config.js';
-import { InvalidConfigError } from './config/invalid-config.error.js';
 
 const config = readConfigOrExit();
 const app = await NestFactory.create(AppModule.register(config));

@@ -4,14 +4,12 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { DurableTimeoutModule } from '@durable-timeout/nestjs';
 import { DurableTimeoutHealthIndicator } from '@durable-timeout/nestjs/terminus';
+import { RedisHealthIndicator, ServiceUnavailableFilter, ShutdownLogger } from '@durable-timeout/sample-app-support';
 import { loadRidesConfig, type RidesConfig } from './config/rides.config.js';
 import { HealthController } from './health/health.controller.js';
 import { DRIVER_MATCH_TOPIC } from './trips/deadlines/durable-match-deadlines.js';
 import { TripsModule } from './trips/trips.module.js';
-import { RedisHealthIndicator } from './redis/redis.health.js';
-import { ServiceUnavailableFilter } from './redis/service-unavailable.filter.js';
 import { RedisModule } from './redis/redis.module.js';
-import { ShutdownLogger } from './shutdown.logger.js';
 
 /** Attempts of a driver-match timeout before it is dead-lettered: only Redis errors make it retry. */
 const MATCH_MAX_ATTEMPTS = 10;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { InvalidConfigError } from './invalid-config.error.js';
+import { InvalidConfigError } from '@durable-timeout/sample-app-support';
 import { loadOrdersConfig, ORDERS_CONFIG_DEFAULTS } from './orders.config.js';
 
 describe('loadOrdersConfig', () => {

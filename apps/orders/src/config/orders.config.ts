@@ -1,5 +1,4 @@
-import { configMessages } from './config.messages.js';
-import { InvalidConfigError } from './invalid-config.error.js';
+import { envReader, integer, oneOf, prefix, redisUrl, type Environment } from '@durable-timeout/sample-app-support';
 
 /** How the payment deadline is kept: in Redis by the module (`durable`) or in a process timer (`legacy`). */
 export type TimeoutMode = 'durable' | 'legacy';
@@ -45,11 +44,8 @@ export const ORDERS_CONFIG_DEFAULTS = {
  * Reads and validates the orders settings from `env` (default `process.env`), applying defaults.
  * Throws `InvalidConfigError` naming the variable to fix.
  */
-export function loadOrdersConfig(env: Readonly<Record<string, string | undefined>> = process.env): OrdersConfig {
-  const value = (name: keyof OrdersConfig): string | undefined => {
-    const raw = env[name]?.trim();
-    return raw === undefined || raw === '' ? undefined : raw;
-  };
+export function loadOrdersConfig(env: Environment = process.env): OrdersConfig {
+  const value = envReader<keyof OrdersConfig>(env);
   return {
     REDIS_URL: redisUrl('REDIS_URL', value('REDIS_URL') ?? ORDERS_CONFIG_DEFAULTS.REDIS_URL),
     PORT: integer('PORT', value('PORT'), ORDERS_CONFIG_DEFAULTS.PORT, 0, 65_535),
@@ -74,35 +70,4 @@ export function loadOrdersConfig(env: Readonly<Record<string, string | undefined
     ),
     INSTANCE_ID: value('INSTANCE_ID'),
   };
-}
-
-function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const parsed = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-    throw new InvalidConfigError(configMessages.notAnInteger(name, raw, min, max));
-  }
-  return parsed;
-}
-
-function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
-  const found = allowed.find((option) => option === raw.toLowerCase());
-  if (found === undefined) throw new InvalidConfigError(configMessages.notOneOf(name, raw, allowed));
-  return found;
-}
-
-function redisUrl(name: string, raw: string): string {
-  let protocol: string;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    throw new InvalidConfigError(configMessages.notARedisUrl(name));
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new InvalidConfigError(configMessages.notARedisUrl(name));
-  return raw;
-}
-
-function prefix(name: string, raw: string): string {
-  if (!/^[\w.-]{1,64}$/.test(raw)) throw new InvalidConfigError(configMessages.badPrefix(name, raw));
-  return raw;
 }

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Redis } from 'ioredis';
+import { REDIS_CLIENT, reachRedis } from '@durable-timeout/sample-app-support';
 import type { OrdersConfig } from '../config/orders.config.js';
-import { REDIS_CLIENT } from '../redis/redis.providers.js';
-import { reachRedis } from '../redis/state-unavailable.error.js';
 import { OrderExistsError } from './errors/order-exists.error.js';
 import { OrderKeys } from './order.keys.js';
 import type { OrderItem, OrderStatus, OrderView, TransitionCause } from './order.model.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { InvalidConfigError } from './invalid-config.error.js';
+import { InvalidConfigError } from '@durable-timeout/sample-app-support';
 import { loadRidesConfig, RIDES_CONFIG_DEFAULTS } from './rides.config.js';
 
 describe('loadRidesConfig', () => {

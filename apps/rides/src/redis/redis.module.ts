@@ -1,7 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { REDIS_CLIENT, RedisClientCloser, redisClientProvider } from './redis.providers.js';
+import { APP_NAME, REDIS_CLIENT, RedisClientCloser, redisClientProvider } from '@durable-timeout/sample-app-support';
 
-/** The app's own Redis connection (the state), shared by every module of the app. */
+/** The app's name and its own Redis connection (the state), shared by every module of the app. */
 @Global()
-@Module({ providers: [redisClientProvider, RedisClientCloser], exports: [REDIS_CLIENT] })
+@Module({
+  providers: [{ provide: APP_NAME, useValue: 'rides' }, redisClientProvider('rides'), RedisClientCloser],
+  exports: [APP_NAME, REDIS_CLIENT],
+})
 export class RedisModule {}

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Redis } from 'ioredis';
+import { REDIS_CLIENT, reachRedis } from '@durable-timeout/sample-app-support';
 import type { RidesConfig } from '../config/rides.config.js';
-import { REDIS_CLIENT } from '../redis/redis.providers.js';
-import { reachRedis } from '../redis/state-unavailable.error.js';
 import { CorruptTripError } from './errors/corrupt-trip.error.js';
 import { TripExistsError } from './errors/trip-exists.error.js';
 import { TripKeys } from './trip.keys.js';

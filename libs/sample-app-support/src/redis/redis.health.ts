@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
-import { REDIS_CLIENT } from './redis.providers.js';
+import { REDIS_CLIENT } from './redis-client.providers.js';
 
 /** Terminus indicator of the app's Redis connection: a PING answered within a second. */
 @Injectable()

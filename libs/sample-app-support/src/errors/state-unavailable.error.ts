@@ -1,4 +1,4 @@
-import { redisMessages } from './redis.messages.js';
+import { redisMessages } from '../redis/redis.messages.js';
 
 /** Redis did not answer a state read or write (down, unreachable, too slow). Answered as 503. */
 export class StateUnavailableError extends Error {

@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ServiceUnavailableException } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { RedisUnavailableError, TimeoutsStoppedError } from '@durable-timeout/core';
-import { redisMessages } from './redis.messages.js';
-import { StateUnavailableError } from './state-unavailable.error.js';
+import { redisMessages } from '../redis/redis.messages.js';
+import { StateUnavailableError } from '../errors/state-unavailable.error.js';
 
 /** Seconds a client should wait before retrying a 503. */
 const RETRY_AFTER_SECONDS = 1;
