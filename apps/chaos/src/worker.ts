@@ -35,7 +35,10 @@ engine.on('fired', ({ id, attempt }) => {
   runningTokens.delete(key);
   if (token !== undefined) recorder.acked(id, token).catch(() => undefined);
 });
-engine.on('retried', () => (counters.retried += 1));
+engine.on('retried', ({ id }) => {
+  counters.retried += 1;
+  recorder.failureStored(id).catch(() => undefined);
+});
 engine.on('dead', () => (counters.dead += 1));
 engine.on('stale', () => (counters.stale += 1));
 engine.on('released', ({ count }) => (counters.released += count));

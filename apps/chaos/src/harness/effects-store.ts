@@ -62,6 +62,14 @@ redis.call('RPUSH', KEYS[2], 'fail:' .. now)
 return now
 `;
 
+/** The library stored a failure (the worker saw its `retried` event). KEYS: runLog. */
+const STORED_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('RPUSH', KEYS[1], 'stored:' .. now)
+return now
+`;
+
 /** Key names of one scenario's records in the effects server. */
 export function effectKeys(prefix: string) {
   return {
@@ -78,7 +86,10 @@ export function effectKeys(prefix: string) {
     ackedToken: `${prefix}:ackedToken`,
     failures: `${prefix}:failures`,
     healed: `${prefix}:healed`,
-    /** Run log of one id (only for ids whose runs are traced): `start:<ms>` / `fail:<ms>` entries. */
+    /**
+     * Run log of one id (only for ids whose runs are traced): `start:<ms>` / `fail:<ms>` entries, and
+     * `stored:<ms>` once the library has stored a failure for a retry.
+     */
     runLog: (id: string) => `${prefix}:runs:${Buffer.from(id).toString('base64url')}`,
   };
 }
@@ -117,6 +128,14 @@ export class EffectsRecorder {
   /** Records a run that failed on purpose. */
   async failed(id: string): Promise<void> {
     await this.redis.eval(FAILED_SCRIPT, 2, this.keys.failures, this.keys.runLog(id), id);
+  }
+
+  /**
+   * Records that the library stored a failure of `id` for a retry (its `retried` event). A failure
+   * logged without this was lost with its worker (it exited before the record reached Redis).
+   */
+  async failureStored(id: string): Promise<void> {
+    await this.redis.eval(STORED_SCRIPT, 1, this.keys.runLog(id));
   }
 
   /** Whether the harness has "fixed" the failing handlers (poison scenario, before replaying dead letters). */
@@ -160,7 +179,7 @@ async function readHash(redis: Redis, key: string): Promise<Map<string, number>>
 
 /** One entry of an id's run log. */
 export interface RunLogEntry {
-  kind: 'start' | 'fail';
+  kind: 'start' | 'fail' | 'stored';
   at: number;
 }
 
@@ -196,7 +215,7 @@ export class EffectsReader {
     const entries = await this.redis.lrange(this.keys.runLog(id), 0, -1);
     return entries.map((entry) => {
       const [kind, at] = entry.split(':');
-      return { kind: kind === 'fail' ? 'fail' : 'start', at: Number(at) };
+      return { kind: kind === 'fail' || kind === 'stored' ? kind : 'start', at: Number(at) };
     });
   }
 

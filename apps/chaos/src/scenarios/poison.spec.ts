@@ -12,20 +12,38 @@ describe('backoff bounds', () => {
     const log = [
       { kind: 'start', at: 0 },
       { kind: 'fail', at: 10 },
+      { kind: 'stored', at: 12 },
       { kind: 'start', at: 150 },
       { kind: 'fail', at: 160 },
+      { kind: 'stored', at: 161 },
       { kind: 'start', at: 760 },
       { kind: 'fail', at: 770 },
     ] as const;
     // first retry 140 ms after (window 100..200: +40 above d/2, -60 past d), second 600 ms after (200..400: +400, +200)
-    expect(backoffMargins(log, backoff)).toEqual({ early: 40, late: 200 });
+    expect(backoffMargins(log, backoff)).toEqual({ early: 40, late: 200, unstored: 0 });
   });
 
   it('reports a retry that came before half its delay as a negative margin', () => {
-    expect(backoffMargins([{ kind: 'fail', at: 0 }, { kind: 'start', at: 60 }], backoff).early).toBe(-40);
+    const log = [
+      { kind: 'fail', at: 0 },
+      { kind: 'stored', at: 1 },
+      { kind: 'start', at: 60 },
+    ] as const;
+    expect(backoffMargins(log, backoff).early).toBe(-40);
+  });
+
+  it('leaves out a failure the library never stored (its worker exited): retried at the lease end', () => {
+    const log = [
+      { kind: 'fail', at: 0 },
+      { kind: 'stored', at: 2 },
+      { kind: 'start', at: 150 },
+      { kind: 'fail', at: 160 },
+      { kind: 'start', at: 3_161 },
+    ] as const;
+    expect(backoffMargins(log, backoff)).toEqual({ early: 50, late: -50, unstored: 1 });
   });
 
   it('is null when nothing was retried', () => {
-    expect(backoffMargins([{ kind: 'start', at: 0 }], backoff)).toEqual({ early: null, late: null });
+    expect(backoffMargins([{ kind: 'start', at: 0 }], backoff)).toEqual({ early: null, late: null, unstored: 0 });
   });
 });
