@@ -46,11 +46,15 @@ describe('DurableTimeouts on one Redis server', () => {
     timeouts.handle('payment', (event) => {
       fired.push(event);
     });
+    const acked: string[] = [];
+    timeouts.on('fired', (event) => acked.push(event.id));
     await timeouts.start();
     await timeouts.schedule('payment', 'order-1', { delayMs: 60_000, payload: 'first' });
     const second = await timeouts.schedule('payment', 'order-1', { delayMs: 100, payload: 'second' });
     expect(second.outcome).toBe('replaced');
-    await waitUntil(() => fired.length === 1, 5_000, 'fire');
+    // `fired` is emitted once the ack is stored: from then on the timeout is gone.
+    await waitUntil(() => acked.length === 1, 5_000, 'fire');
+    expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({ payload: 'second', dueAt: second.dueAt });
     expect(await timeouts.get('payment', 'order-1')).toBeNull();
   });

@@ -8,13 +8,25 @@ import type { TimeoutDelivery } from './timeout-delivery.js';
 export type AckOutcome = 'accepted' | 'stale' | 'abandoned';
 
 /**
- * Acks the finished deliveries of one slot in batches: everything that finished in one turn of the
- * event loop travels in one `ackMany`, and while a call is out the next batch builds up, so under
- * load there is one ack call per slot in flight and acks cost a fraction of a command each.
+ * How long a finished delivery may wait for others of its slot before its ack is sent. Acks are off
+ * the lateness path (a lease lasts seconds), and at moderate rates this lingering turns about one
+ * ack call per timeout into one per few timeouts: the round trip, not Redis, is what a timeout
+ * costs the worker (docs/BENCHMARKS.md).
+ */
+export const ACK_LINGER_MS = 20;
+
+/**
+ * Acks the finished deliveries of one slot in batches: what finishes within `lingerMs` of the first
+ * (or in one turn of the event loop when told not to linger) travels in one `ackMany`, and while a
+ * call is out the next batch builds up, so under load there is one ack call per slot in flight and
+ * acks cost a fraction of a command each.
  */
 export class AckBatcher {
   private pending: TimeoutDelivery[] = [];
   private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Whether the deliveries waiting now may linger (the last `add` said so and no `flushSoon` since). */
+  private linger = false;
   private flushing = false;
   private failures = 0;
 
@@ -23,11 +35,26 @@ export class AckBatcher {
     private readonly slot: SlotRef,
     /** Called once per delivery when its ack is settled. */
     private readonly settle: (delivery: TimeoutDelivery, outcome: AckOutcome) => void,
+    /** Longest wait of a finished delivery for others to share its ack call (a fraction of the lease). */
+    private readonly lingerMs: number = ACK_LINGER_MS,
   ) {}
 
-  /** Queues a delivery whose handler returned. */
-  add(delivery: TimeoutDelivery): void {
+  /** Queues a delivery whose handler returned; `linger` false sends it on the next turn of the event loop. */
+  add(delivery: TimeoutDelivery, linger: boolean): void {
     this.pending.push(delivery);
+    this.linger = linger;
+    this.schedule(linger ? this.lingerMs : 0);
+  }
+
+  /** Sends what waits now instead of at the end of its linger (shutdown, a caller waiting for idle). */
+  flushSoon(): void {
+    this.linger = false;
+    if (this.pending.length === 0 || this.flushing) return;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.scheduled = false;
+    }
     this.schedule(0);
   }
 
@@ -35,11 +62,12 @@ export class AckBatcher {
     if (this.scheduled || this.flushing) return;
     this.scheduled = true;
     if (delayMs === 0) setImmediate(this.flush);
-    else setTimeout(this.flush, delayMs);
+    else this.timer = setTimeout(this.flush, delayMs);
   }
 
   private readonly flush = (): void => {
     this.scheduled = false;
+    this.timer = undefined;
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
@@ -49,7 +77,7 @@ export class AckBatcher {
         this.failures = 0;
         this.context.reportHealthy();
         for (let i = 0; i < batch.length; i++) this.settleOne(batch[i]!, accepted[i] === true);
-        this.done();
+        this.done(this.linger ? this.lingerMs : 0);
       },
       (error: unknown) => {
         this.failures++;
@@ -77,8 +105,8 @@ export class AckBatcher {
     this.settle(delivery, accepted ? 'accepted' : 'stale');
   }
 
-  private done(retryDelayMs = 0): void {
+  private done(delayMs = 0): void {
     this.flushing = false;
-    if (this.pending.length > 0) this.schedule(retryDelayMs);
+    if (this.pending.length > 0) this.schedule(delayMs);
   }
 }

@@ -1,7 +1,7 @@
 import type { ClaimedTimeout, ClaimResult, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
 import { parseStoredPayload } from '../validation/safe-json.js';
-import { AckBatcher, type AckOutcome } from './ack-batcher.js';
+import { ACK_LINGER_MS, AckBatcher, type AckOutcome } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { retryDelayMs } from './retry-backoff.js';
@@ -43,7 +43,8 @@ export class TopicWorker {
     private readonly refs: readonly SlotRef[],
   ) {
     this.pollers = refs.map((ref) => new SlotPoller(this, context, ref));
-    this.ackBatchers = refs.map((ref) => new AckBatcher(context, ref, this.settleAck));
+    const lingerMs = Math.min(ACK_LINGER_MS, Math.floor(options.leaseMs / 10));
+    this.ackBatchers = refs.map((ref) => new AckBatcher(context, ref, this.settleAck, lingerMs));
     this.minClaim = Math.min(options.batchSize, Math.max(1, Math.floor(options.concurrency / 4)));
   }
 
@@ -63,6 +64,7 @@ export class TopicWorker {
     this.active = false;
     this.parked.length = 0;
     for (const poller of this.pollers) poller.halt();
+    for (const batcher of this.ackBatchers) batcher.flushSoon();
   }
 
   /** Settles when no poller has a claim out any more. */
@@ -194,6 +196,8 @@ export class TopicWorker {
   /** Settles when every delivery started so far is settled (acked, failed, or released). */
   idle(): Promise<void> {
     if (this.outstanding === 0) return Promise.resolve();
+    // Somebody waits: acks go out now rather than after their linger.
+    for (const batcher of this.ackBatchers) batcher.flushSoon();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -223,7 +227,8 @@ export class TopicWorker {
   private onHandlerReturned(delivery: TimeoutDelivery<unknown>): void {
     this.finishRunning(delivery);
     if (delivery.released) this.settle();
-    else this.ackBatchers[delivery.slot]!.add(delivery);
+    // Linger only while claiming goes on and nobody waits for this topic to be idle.
+    else this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
   }
 
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {

@@ -1,0 +1,77 @@
+import { describe, expect, it } from '@jest/globals';
+import type { AckEntry, SlotRef, TimeoutStore } from '../store/timeout-store.js';
+import { AckBatcher, type AckOutcome } from './ack-batcher.js';
+import type { EngineContext } from './engine-context.js';
+import { EventHub } from './event-hub.js';
+import { ServerClock } from './server-clock.js';
+import { TimeoutDelivery } from './timeout-delivery.js';
+
+const SLOT: SlotRef = { topic: 'payment', slot: 0 };
+
+/** A store that records each ackMany call and accepts every entry. */
+function recordingContext(): { context: EngineContext; calls: string[][] } {
+  const calls: string[][] = [];
+  const store = {
+    ackMany: async (_slot: SlotRef, entries: readonly AckEntry[]) => {
+      calls.push(entries.map((entry) => entry.id));
+      return entries.map(() => true);
+    },
+  } as unknown as TimeoutStore;
+  const context: EngineContext = {
+    store,
+    events: new EventHub(() => undefined),
+    logger: null,
+    clock: new ServerClock(),
+    sweepIntervalMs: 60_000,
+    reportError: () => undefined,
+    reportHealthy: () => undefined,
+    storeOpen: true,
+  };
+  return { context, calls };
+}
+
+function delivery(id: string): TimeoutDelivery {
+  return new TimeoutDelivery('payment', 0, { id, dueAt: 0, scheduledAt: 0, attempt: 1, fencingToken: 1, payload: '1' }, 1);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('AckBatcher', () => {
+  it('sends what finishes within the linger in one call', async () => {
+    const { context, calls } = recordingContext();
+    const settled: [string, AckOutcome][] = [];
+    const batcher = new AckBatcher(context, SLOT, (d, outcome) => settled.push([d.id, outcome]), 40);
+    batcher.add(delivery('a'), true);
+    await sleep(5);
+    batcher.add(delivery('b'), true);
+    batcher.add(delivery('c'), true);
+    await sleep(5);
+    expect(calls).toEqual([]);
+    await sleep(80);
+    expect(calls).toEqual([['a', 'b', 'c']]);
+    expect(settled).toEqual([
+      ['a', 'accepted'],
+      ['b', 'accepted'],
+      ['c', 'accepted'],
+    ]);
+  });
+
+  it('sends on the next turn of the event loop when told not to linger', async () => {
+    const { context, calls } = recordingContext();
+    const batcher = new AckBatcher(context, SLOT, () => undefined, 10_000);
+    batcher.add(delivery('a'), false);
+    await new Promise((resolve) => setImmediate(resolve));
+    await sleep(1);
+    expect(calls).toEqual([['a']]);
+  });
+
+  it('flushSoon cuts a linger short', async () => {
+    const { context, calls } = recordingContext();
+    const batcher = new AckBatcher(context, SLOT, () => undefined, 10_000);
+    batcher.add(delivery('a'), true);
+    batcher.add(delivery('b'), true);
+    batcher.flushSoon();
+    await sleep(5);
+    expect(calls).toEqual([['a', 'b']]);
+  });
+});
