@@ -15,6 +15,9 @@ type PollerState = 'stopped' | 'claiming' | 'sleeping' | 'waiting' | 'backoff';
 /** Most a timer is set early by the event loop's cached clock; waking this much later saves an empty claim. */
 const TIMER_MARGIN_MS = 1;
 
+/** Smallest batch a poller asks for after a claim that did not fill its batch (see `wanted`). */
+const TRICKLE_BATCH = 16;
+
 /**
  * Fires the due timeouts of one slot. There is no fixed polling interval: after each claim the
  * poller sleeps until the slot's next due time (from the claim, in store time), or until a
@@ -26,6 +29,12 @@ const TIMER_MARGIN_MS = 1;
 export class SlotPoller {
   /** `performance.now()` when the last claim came back (or the poller started). */
   lastCycleAt = 0;
+  /**
+   * How many timeouts the next claim asks for: `batchSize` at start and after a full batch (more
+   * is due), otherwise twice what the last claim brought back, at least `TRICKLE_BATCH`. The
+   * worker reserves capacity for it while the claim is out.
+   */
+  wanted: number;
   private state: PollerState = 'stopped';
   private timer: NodeJS.Timeout | undefined;
   /** Earliest due time announced while a claim was out (the claim may not have seen it). */
@@ -39,7 +48,9 @@ export class SlotPoller {
     private readonly worker: TopicWorker,
     private readonly context: EngineContext,
     readonly ref: SlotRef,
-  ) {}
+  ) {
+    this.wanted = worker.options.batchSize;
+  }
 
   /** Starts polling with an immediate claim. */
   start(): void {
@@ -47,6 +58,7 @@ export class SlotPoller {
     this.lastCycleAt = performance.now();
     this.state = 'sleeping';
     this.firstSweep = true;
+    this.wanted = this.worker.options.batchSize;
     this.runNow();
   }
 
@@ -121,7 +133,7 @@ export class SlotPoller {
       this.state = 'stopped';
       return false;
     }
-    const limit = worker.reserve(this);
+    const limit = worker.reserve(this, this.wanted);
     if (limit === 0) {
       this.state = 'waiting';
       return false;
@@ -150,7 +162,12 @@ export class SlotPoller {
       await worker.releaseClaimed(ref, result.claimed);
       return false;
     }
-    if (result.claimed.length >= limit) return true;
+    const { batchSize } = worker.options;
+    if (result.claimed.length >= limit) {
+      this.wanted = batchSize;
+      return true;
+    }
+    this.wanted = Math.min(batchSize, Math.max(TRICKLE_BATCH, 2 * result.claimed.length));
     if (!worker.active) {
       // A handler stopped the engine during dispatch: no timer may outlive the stop.
       this.state = 'stopped';

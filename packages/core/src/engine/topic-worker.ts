@@ -18,6 +18,11 @@ import { toError } from './to-error.js';
  * a free handler while its lease runs down. When capacity runs out a poller parks, and it is
  * resumed once a useful batch can be claimed again (a quarter of `concurrency`, or the batch size
  * when smaller), not for every single handler that finishes.
+ *
+ * A claim reserves what it asks for until it comes back. A poller whose last claim did not fill its
+ * batch (a trickle: most claims at steady rates bring back a timeout or two) asks for a small batch
+ * (`SlotPoller`), so that slots waking together do not park one another behind reservations they
+ * will not use; a full batch means more is due, and the next claim asks for `batchSize` again.
  */
 export class TopicWorker {
   /** Whether the pollers run (between `start` and `halt`). */
@@ -73,16 +78,16 @@ export class TopicWorker {
   }
 
   /**
-   * How many timeouts `poller` may claim now (at most `batchSize`), reserved until `unreserve`.
-   * 0 parks the poller until capacity frees.
+   * How many timeouts `poller` may claim now (at most `wanted`, itself at most `batchSize`),
+   * reserved until `unreserve`. 0 parks the poller until capacity frees.
    */
-  reserve(poller: SlotPoller): number {
-    const free = this.freeCapacity();
+  reserve(poller: SlotPoller, wanted: number): number {
+    const free = this.freeCapacity(wanted);
     if (free === 0) {
       if (!this.parked.includes(poller)) this.parked.push(poller);
       return 0;
     }
-    const limit = Math.min(this.options.batchSize, free);
+    const limit = Math.min(wanted, free);
     this.reserved += limit;
     return limit;
   }
@@ -308,15 +313,16 @@ export class TopicWorker {
     }
   }
 
-  private freeCapacity(): number {
+  /** Capacity a claim asking for `wanted` may reserve now; 0 parks it. */
+  private freeCapacity(wanted: number): number {
     const free = this.options.concurrency - this.inFlightCount - this.reserved;
     if (free <= 0) return 0;
     // A poller waits for a useful batch, unless nothing else is running or being claimed.
-    return free >= this.minClaim || this.inFlightCount + this.reserved === 0 ? free : 0;
+    return free >= Math.min(wanted, this.minClaim) || this.inFlightCount + this.reserved === 0 ? free : 0;
   }
 
   private resumeParked(): void {
-    while (this.parked.length > 0 && this.active && this.freeCapacity() > 0) this.parked.shift()!.runNow();
+    while (this.parked.length > 0 && this.active && this.freeCapacity(this.parked[0]!.wanted) > 0) this.parked.shift()!.runNow();
   }
 
   private reportReleased(count: number): void {
