@@ -17,6 +17,9 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+/** Far enough ahead that the cancels below land first even on a loaded machine (60 schedules go first). */
+const CANCELLED_DELAY_MS = 3_000;
+
 describe('DurableTimeouts on a 3-master Redis Cluster', () => {
   it('schedules, fires and cancels across every slot with two instances, ids with {, } and : included', async () => {
     const prefix = uniquePrefix();
@@ -37,20 +40,21 @@ describe('DurableTimeouts on a 3-master Redis Cluster', () => {
     const [first, second] = instances as [(typeof instances)[0], (typeof instances)[0]];
     for (const [i, id] of ids.entries()) {
       const topic = i % 2 === 0 ? 'payment' : 'ride';
-      await (i % 2 === 0 ? first : second).schedule(topic, id, { delayMs: cancelled.has(id) ? 400 : 100, payload: { id } });
+      await (i % 2 === 0 ? first : second).schedule(topic, id, { delayMs: cancelled.has(id) ? CANCELLED_DELAY_MS : 100, payload: { id } });
     }
     for (const [i, id] of ids.entries()) {
       if (cancelled.has(id)) expect(await second.cancel(i % 2 === 0 ? 'payment' : 'ride', id)).toBe('cancelled');
     }
     const expected = ids.filter((id) => !cancelled.has(id)).map((id) => `${ids.indexOf(id) % 2 === 0 ? 'payment' : 'ride'}/${id}`);
     await waitUntil(() => expected.every((key) => fired.has(key)), 15_000, 'every timeout fired');
-    // Let the cancelled ones' due time pass, then everything is settled: nothing pending, nothing firing.
+    // Everything is settled: nothing pending (the cancelled ones are gone), nothing firing.
     await waitUntil(async () => {
       const [payment, ride] = await Promise.all([first.stats('payment'), first.stats('ride')]);
       return payment.pending + payment.firing + ride.pending + ride.firing === 0;
     });
     const sentinel = `sentinel-${prefix}`;
-    await first.schedule('payment', sentinel, { delayMs: 450 });
+    // Due after the cancelled ones: once it fired, a cancelled one that was going to fire would have.
+    await first.schedule('payment', sentinel, { delayMs: CANCELLED_DELAY_MS + 500 });
     await waitUntil(() => fired.has(`payment/${sentinel}`), 10_000, 'sentinel fired');
     expect([...fired.keys()].sort()).toEqual([...expected, `payment/${sentinel}`].sort());
     expect([...fired.values()].every((count) => count === 1)).toBe(true);

@@ -8,11 +8,9 @@
 local rcall = redis.call
 -- @include stored
 local id = ARGV[1]
-if not rcall('ZSCORE', KEYS[1], id) then return 0 end
 local value = rcall('HGET', KEYS[2], id)
-if not value then return 0 end
-local meta = unpack_stored(value)
-if meta[4] ~= tonumber(ARGV[2]) then return 0 end
+-- The stored token is set only while the id is leased (see ack-many-1.lua).
+if not value or stored_token(value) ~= tonumber(ARGV[2]) then return 0 end
 rcall('ZREM', KEYS[1], id)
 rcall('HDEL', KEYS[2], id)
 return 1

@@ -13,17 +13,14 @@ local acked = {}
 for i = 1, #ARGV, 3 do
   local id = ARGV[i]
   local done = 0
-  if rcall('ZSCORE', KEYS[1], id) then
-    local bucket = KEYS[tonumber(ARGV[i + 2])]
-    local value = rcall('HGET', bucket, id)
-    if value then
-      local meta = unpack_stored(value)
-      if meta[4] == tonumber(ARGV[i + 1]) then
-        rcall('HDEL', bucket, id)
-        acked[#acked + 1] = id
-        done = 1
-      end
-    end
+  -- The stored token is set only while the id is leased (recovery, rescheduling and dead-lettering
+  -- reset it to 0, tokens start at 1), so a matching token alone proves the lease is this one.
+  local bucket = KEYS[tonumber(ARGV[i + 2])]
+  local value = rcall('HGET', bucket, id)
+  if value and stored_token(value) == tonumber(ARGV[i + 1]) then
+    rcall('HDEL', bucket, id)
+    acked[#acked + 1] = id
+    done = 1
   end
   result[#result + 1] = done
 end
