@@ -1,5 +1,6 @@
 export { configMessages } from './config/config.messages.js';
 export { envReader, integer, oneOf, prefix, redisUrl, type Environment } from './config/env-parsers.js';
+export { HealthController } from './health/health.controller.js';
 export { InvalidConfigError } from './errors/invalid-config.error.js';
 export { StateUnavailableError, reachRedis } from './errors/state-unavailable.error.js';
 export { ServiceUnavailableFilter } from './http/service-unavailable.filter.js';

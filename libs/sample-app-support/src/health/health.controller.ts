@@ -1,7 +1,7 @@
 import { Controller, Get, Optional } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import { DurableTimeoutHealthIndicator } from '@durable-timeout/nestjs/terminus';
-import { RedisHealthIndicator } from '@durable-timeout/sample-app-support';
+import { RedisHealthIndicator } from '../redis/redis.health.js';
 
 /** `GET /health`: 200 `{ status: 'ok', ... }` when every check is up, 503 with the details otherwise. */
 @Controller('health')
