@@ -133,7 +133,7 @@ export class SlotPoller {
       this.state = 'stopped';
       return false;
     }
-    const limit = worker.reserve(this, this.wanted);
+    const limit = worker.reserve(this);
     if (limit === 0) {
       this.state = 'waiting';
       return false;

@@ -4,6 +4,7 @@ import { resolveOptions } from '../validation/options.js';
 import type { EngineContext } from './engine-context.js';
 import { EventHub } from './event-hub.js';
 import { ServerClock } from './server-clock.js';
+import type { SlotPoller } from './slot-poller.js';
 import { TopicWorker } from './topic-worker.js';
 
 /** A worker of topic `payment` with 16 slots; reserve() needs no store. */
@@ -23,30 +24,36 @@ function worker(concurrency: number, batchSize: number): TopicWorker {
   return new TopicWorker(context, 'payment', options, () => undefined, refs);
 }
 
+/** Reserves for `poller` as its next claim asking for `wanted`. */
+function reserveFor(topic: TopicWorker, poller: SlotPoller, wanted: number): number {
+  poller.wanted = wanted;
+  return topic.reserve(poller);
+}
+
 describe('TopicWorker claim reservations', () => {
   it('parks a poller asking for a full batch once claims out hold the capacity', () => {
     const topic = worker(256, 100);
     const [a, b, c] = topic.pollers;
-    expect(topic.reserve(a!, 100)).toBe(100);
-    expect(topic.reserve(b!, 100)).toBe(100);
+    expect(reserveFor(topic, a!, 100)).toBe(100);
+    expect(reserveFor(topic, b!, 100)).toBe(100);
     // 56 left, below a useful batch (a quarter of 256): parked until a claim comes back.
-    expect(topic.reserve(c!, 100)).toBe(0);
+    expect(reserveFor(topic, c!, 100)).toBe(0);
     topic.unreserve(100);
-    expect(topic.reserve(c!, 100)).toBe(100);
+    expect(reserveFor(topic, c!, 100)).toBe(100);
   });
 
   it('lets every slot of a trickle claim at once: small batches do not park each other', () => {
     const topic = worker(256, 100);
-    const limits = topic.pollers.map((poller) => topic.reserve(poller, 16));
+    const limits = topic.pollers.map((poller) => reserveFor(topic, poller, 16));
     expect(limits).toEqual(Array.from({ length: 16 }, () => 16));
   });
 
   it('never reserves more than the concurrency', () => {
     const topic = worker(40, 100);
-    const limits = topic.pollers.slice(0, 4).map((poller) => topic.reserve(poller, 16));
+    const limits = topic.pollers.slice(0, 4).map((poller) => reserveFor(topic, poller, 16));
     // 8 left after two claims: below a useful batch (a quarter of 40), so the others wait.
     expect(limits).toEqual([16, 16, 0, 0]);
     topic.unreserve(16);
-    expect(topic.reserve(topic.pollers[2]!, 100)).toBe(24);
+    expect(reserveFor(topic, topic.pollers[2]!, 100)).toBe(24);
   });
 });

@@ -78,10 +78,11 @@ export class TopicWorker {
   }
 
   /**
-   * How many timeouts `poller` may claim now (at most `wanted`, itself at most `batchSize`),
+   * How many timeouts `poller` may claim now (at most its `wanted`, itself at most `batchSize`),
    * reserved until `unreserve`. 0 parks the poller until capacity frees.
    */
-  reserve(poller: SlotPoller, wanted: number): number {
+  reserve(poller: SlotPoller): number {
+    const { wanted } = poller;
     const free = this.freeCapacity(wanted);
     if (free === 0) {
       if (!this.parked.includes(poller)) this.parked.push(poller);
