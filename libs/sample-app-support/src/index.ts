@@ -1,4 +1,10 @@
 export { configMessages } from './config/config.messages.js';
+export {
+  loadSampleAppConfig,
+  SAMPLE_APP_CONFIG_DEFAULTS,
+  type SampleAppConfig,
+  type TimeoutMode,
+} from './config/sample-app-config.js';
 export { envReader, integer, oneOf, prefix, redisUrl, type Environment } from './config/env-parsers.js';
 export { HealthController } from './health/health.controller.js';
 export { InvalidConfigError } from './errors/invalid-config.error.js';

@@ -1,43 +1,29 @@
-import { envReader, integer, oneOf, prefix, redisUrl, type Environment } from '@durable-timeout/sample-app-support';
+import {
+  envReader,
+  integer,
+  loadSampleAppConfig,
+  SAMPLE_APP_CONFIG_DEFAULTS,
+  type Environment,
+  type SampleAppConfig,
+} from '@durable-timeout/sample-app-support';
 
-/** How the payment deadline is kept: in Redis by the module (`durable`) or in a process timer (`legacy`). */
-export type TimeoutMode = 'durable' | 'legacy';
+export type { TimeoutMode } from '@durable-timeout/sample-app-support';
 
-/** The timeout modes, for validation and help texts. */
-export const TIMEOUT_MODES: readonly TimeoutMode[] = ['durable', 'legacy'];
-
-/** The orders app's settings, read from the environment once at start (see `loadOrdersConfig`). */
-export interface OrdersConfig {
-  /** Redis holding the orders and the durable timeouts. */
-  REDIS_URL: string;
-  /** HTTP port. */
-  PORT: number;
+/**
+ * The orders app's settings, read from the environment once at start (see `loadOrdersConfig`): the
+ * settings both sample apps share, plus the payment timeout.
+ */
+export interface OrdersConfig extends SampleAppConfig {
   /** Time a new order has to be paid before it moves to PAYMENT_TIMEOUT. */
   PAYMENT_TIMEOUT_MS: number;
-  /** `durable` (the module) or `legacy` (an in-memory `setTimeout` per order, the old pattern). */
-  TIMEOUT_MODE: TimeoutMode;
-  /** Prefix of the order state keys. */
-  KEY_PREFIX: string;
-  /** Prefix of the durable-timeout keys. */
-  DT_PREFIX: string;
-  /** How long a shutdown waits for running timeout handlers before handing their timeouts back. */
-  DRAIN_MS: number;
-  /** How long one instance holds a fired timeout before another may fire it again (durable mode). */
-  TIMEOUT_LEASE_MS: number;
-  /** Optional label of this instance, written in logs and in the transitions it applies. */
-  INSTANCE_ID: string | undefined;
 }
 
 /** Defaults of every setting but `INSTANCE_ID`. */
 export const ORDERS_CONFIG_DEFAULTS = {
-  REDIS_URL: 'redis://127.0.0.1:6379',
+  ...SAMPLE_APP_CONFIG_DEFAULTS,
   PORT: 3000,
-  PAYMENT_TIMEOUT_MS: 60_000,
-  TIMEOUT_MODE: 'durable',
   KEY_PREFIX: 'orders',
-  DT_PREFIX: 'dt',
-  DRAIN_MS: 10_000,
-  TIMEOUT_LEASE_MS: 30_000,
+  PAYMENT_TIMEOUT_MS: 60_000,
 } as const satisfies Omit<OrdersConfig, 'INSTANCE_ID'>;
 
 /**
@@ -45,29 +31,15 @@ export const ORDERS_CONFIG_DEFAULTS = {
  * Throws `InvalidConfigError` naming the variable to fix.
  */
 export function loadOrdersConfig(env: Environment = process.env): OrdersConfig {
-  const value = envReader<keyof OrdersConfig>(env);
   return {
-    REDIS_URL: redisUrl('REDIS_URL', value('REDIS_URL') ?? ORDERS_CONFIG_DEFAULTS.REDIS_URL),
-    PORT: integer('PORT', value('PORT'), ORDERS_CONFIG_DEFAULTS.PORT, 0, 65_535),
+    ...loadSampleAppConfig(env, ORDERS_CONFIG_DEFAULTS),
     PAYMENT_TIMEOUT_MS: integer(
       'PAYMENT_TIMEOUT_MS',
-      value('PAYMENT_TIMEOUT_MS'),
+      envReader<'PAYMENT_TIMEOUT_MS'>(env)('PAYMENT_TIMEOUT_MS'),
       ORDERS_CONFIG_DEFAULTS.PAYMENT_TIMEOUT_MS,
       // Below this the timeout could fire before the order it guards is written.
       50,
       7 * 24 * 3_600_000,
     ),
-    TIMEOUT_MODE: oneOf('TIMEOUT_MODE', value('TIMEOUT_MODE') ?? ORDERS_CONFIG_DEFAULTS.TIMEOUT_MODE, TIMEOUT_MODES),
-    KEY_PREFIX: prefix('KEY_PREFIX', value('KEY_PREFIX') ?? ORDERS_CONFIG_DEFAULTS.KEY_PREFIX),
-    DT_PREFIX: prefix('DT_PREFIX', value('DT_PREFIX') ?? ORDERS_CONFIG_DEFAULTS.DT_PREFIX),
-    DRAIN_MS: integer('DRAIN_MS', value('DRAIN_MS'), ORDERS_CONFIG_DEFAULTS.DRAIN_MS, 0, 600_000),
-    TIMEOUT_LEASE_MS: integer(
-      'TIMEOUT_LEASE_MS',
-      value('TIMEOUT_LEASE_MS'),
-      ORDERS_CONFIG_DEFAULTS.TIMEOUT_LEASE_MS,
-      100,
-      3_600_000,
-    ),
-    INSTANCE_ID: value('INSTANCE_ID'),
   };
 }
