@@ -1,32 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { emptyTally, type ModeFigures } from './mode-figures.js';
+import { modeFigures } from './mode-figures.fixture.js';
 import { formatMs, renderTable, tableFootnotes } from './report-table.js';
 
-function figures(overrides: Partial<ModeFigures>): ModeFigures {
-  return {
-    mode: 'durable',
-    ordersRequested: 300,
-    created: 300,
-    createFailures: 0,
-    paid: 75,
-    timedOut: 225,
-    stuck: 0,
-    otherStatus: 0,
-    unreadable: 0,
-    duplicateTransitions: 0,
-    ordersWithDuplicates: 0,
-    worstLatenessMs: 3210,
-    medianLatenessMs: 15,
-    minLatenessMs: 1,
-    onTimePayments: emptyTally(),
-    latePayments: { attempted: 15, confirmed: 0, refused: 15, failed: 0 },
-    sigterms: 2,
-    sigkills: 1,
-    forcedKills: 0,
-    durationMs: 20_000,
-    ...overrides,
-  };
-}
 
 describe('formatMs', () => {
   it('rounds and groups thousands; a dash when there is nothing', () => {
@@ -37,8 +12,8 @@ describe('formatMs', () => {
 });
 
 describe('renderTable', () => {
-  const legacy = figures({ mode: 'legacy', paid: 74, timedOut: 100, stuck: 126, worstLatenessMs: 4, medianLatenessMs: null });
-  const durable = figures({});
+  const legacy = modeFigures({ mode: 'legacy', paid: 74, timedOut: 100, stuck: 126, worstLatenessMs: 4, medianLatenessMs: null });
+  const durable = modeFigures({});
   const lines = renderTable([legacy, durable]).split('\n');
 
   it('has a header with one column per mode and a rule as wide as it', () => {
@@ -57,14 +32,14 @@ describe('renderTable', () => {
   });
 
   it('shows created/requested when some orders could not be created', () => {
-    const table = renderTable([figures({ created: 290 })]);
+    const table = renderTable([modeFigures({ created: 290 })]);
     expect(table).toMatch(/orders created\s+290\/300/);
   });
 
   it('adds the other-status and unreadable rows only when a mode has some', () => {
     expect(lines.some((line) => line.startsWith('unreadable'))).toBe(false);
     expect(lines.some((line) => line.startsWith('other status'))).toBe(false);
-    const table = renderTable([legacy, figures({ unreadable: 2, otherStatus: 1 })]);
+    const table = renderTable([legacy, modeFigures({ unreadable: 2, otherStatus: 1 })]);
     expect(table).toMatch(/unreadable at the end\s+0\s+2/);
     expect(table).toMatch(/other status\s+0\s+1/);
   });

@@ -1,32 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { emptyTally, type ModeFigures } from './mode-figures.js';
+import type { ModeFigures } from './mode-figures.js';
+import { modeFigures } from './mode-figures.fixture.js';
 import { judge } from './verdict.js';
 
-function figures(overrides: Partial<ModeFigures>): ModeFigures {
-  return {
-    mode: 'durable',
-    ordersRequested: 300,
-    created: 300,
-    createFailures: 0,
-    paid: 75,
-    timedOut: 225,
-    stuck: 0,
-    otherStatus: 0,
-    unreadable: 0,
-    duplicateTransitions: 0,
-    ordersWithDuplicates: 0,
-    worstLatenessMs: 900,
-    medianLatenessMs: 15,
-    minLatenessMs: 1,
-    onTimePayments: emptyTally(),
-    latePayments: { attempted: 15, confirmed: 0, refused: 15, failed: 0 },
-    sigterms: 2,
-    sigkills: 1,
-    forcedKills: 0,
-    durationMs: 20_000,
-    ...overrides,
-  };
-}
+/** A clean durable run whose worst lateness is well inside its bound. */
+const figures = (overrides: Partial<ModeFigures>) => modeFigures({ worstLatenessMs: 900, ...overrides });
 
 const legacy = figures({ mode: 'legacy', stuck: 120, timedOut: 105 });
 
