@@ -49,6 +49,12 @@ const cases: [string, Call, new (...args: never[]) => Error, RegExp][] = [
   ['a numeric id', schedule(42, { delayMs: 1 }), InvalidTimeoutIdError, /got a number/],
   ['no id', schedule(undefined, { delayMs: 1 }), InvalidTimeoutIdError, /got undefined/],
   ['a bad id to cancel', (t) => t.cancel('payment', ''), InvalidTimeoutIdError, /empty/],
+  // 'id-\uD800' and 'id-\uDBFF' would both be stored as 'id-\uFFFD': one timeout for two ids.
+  ['an id with a lone high surrogate', schedule('id-\uD800', { delayMs: 1 }), InvalidTimeoutIdError, /lone UTF-16 surrogate at index 3/],
+  ['an id with a lone low surrogate', schedule('id-\uDBFF-\uDC00', { delayMs: 1 }), InvalidTimeoutIdError, /lone UTF-16 surrogate/],
+  ['a lone surrogate to cancel', (t) => t.cancel('payment', 'id-\uD800'), InvalidTimeoutIdError, /lone UTF-16 surrogate/],
+  ['a lone surrogate to get', (t) => t.get('payment', '\uDC00'), InvalidTimeoutIdError, /lone UTF-16 surrogate/],
+  ['a lone surrogate to replay', (t) => t.replayDead('payment', ['ok', 'x\uD83D']), InvalidTimeoutIdError, /lone UTF-16 surrogate/],
   ['bad ids to replay', (t) => t.replayDead('payment', ['ok', '']), InvalidTimeoutIdError, /empty/],
   ['no options', schedule('order-1', undefined), InvalidDelayError, /exactly one of/],
   ['neither delayMs nor at', schedule('order-1', { payload: 1 }), InvalidDelayError, /exactly one of/],

@@ -40,6 +40,24 @@ describe('DurableTimeouts on one Redis server', () => {
     expect(stats).toMatchObject({ pending: 0, firing: 0, dead: 0 });
   });
 
+  it('calls on one id from one instance take effect in the order they were made', async () => {
+    const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics: { payment: {} } });
+    const fired: string[] = [];
+    timeouts.handle('payment', (event) => {
+      fired.push(event.id);
+    });
+    await timeouts.start();
+    const scheduled = timeouts.schedule('payment', 'order-1', { delayMs: 100 });
+    expect(await timeouts.cancel('payment', 'order-1')).toBe('cancelled');
+    expect((await scheduled).outcome).toBe('created');
+    expect(await timeouts.get('payment', 'order-1')).toBeNull();
+    // A timeout due later fires: had the first survived the cancel, it would have fired before it.
+    const probe = nextEvent(timeouts, 'fired');
+    await timeouts.schedule('payment', 'order-1-probe', { delayMs: 200 });
+    await probe;
+    expect(fired).toEqual(['order-1-probe']);
+  });
+
   it('upsert: the last schedule wins for due time and payload, and fires once', async () => {
     const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics: { payment: {} } });
     const fired: TimeoutEvent[] = [];

@@ -90,6 +90,40 @@ describe('stop({ drainMs })', () => {
     expect(attempts).toEqual([1]);
   });
 
+  it('returns within drainMs plus one release round trip when a handler ignores its abort signal, with the timeout released', async () => {
+    const prefix = uniquePrefix();
+    // A long commandTimeoutMs makes any wait bounded by it (rather than by the release itself) stand out.
+    const commandTimeoutMs = 3_000;
+    const drainMs = 300;
+    const timeouts = rig.open({ connection: server.url, prefix, topics: { payment: {} }, commandTimeoutMs });
+    let started = false;
+    let finish!: () => void;
+    timeouts.handle('payment', () => {
+      started = true;
+      // Never looks at event.signal: runs on after the engine gave its timeout up.
+      return new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+    });
+    const released = nextEvent(timeouts, 'released');
+    await timeouts.start();
+    await timeouts.schedule('payment', 'order-1', { delayMs: 0 });
+    await waitUntil(() => started, 5_000, 'handler started');
+
+    const stopping = performance.now();
+    await timeouts.stop({ drainMs });
+    const stopMs = performance.now() - stopping;
+    expect(stopMs).toBeGreaterThanOrEqual(drainMs - 5);
+    expect(stopMs).toBeLessThan(drainMs + commandTimeoutMs);
+    expect(await released).toEqual({ topic: 'payment', count: 1 });
+    const reader = rig.open({ connection: server.url, prefix, topics: { payment: {} } });
+    expect(await reader.get('payment', 'order-1')).toMatchObject({ state: 'pending', attempt: 0 });
+    // The handler returning late changes nothing: it is neither acked nor failed.
+    finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await reader.get('payment', 'order-1')).toMatchObject({ state: 'pending', attempt: 0 });
+  });
+
   it('is idempotent, and an instance that never started stops at once', async () => {
     const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics: { payment: {} } });
     await timeouts.schedule('payment', 'a', { delayMs: 60_000 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
+import { migrateSlots } from '../src/engine/slot-migration.js';
 import { aclRulesFor } from '../src/store/redis-acl.js';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
@@ -53,9 +54,14 @@ async function exerciseStore(store: TimeoutStore, peer: TimeoutStore, slot: Slot
     expect(await store.replayDead(slot)).toBe(1);
     const [again] = (await store.claim(slot, 10, 60_000)).claimed;
     expect(await store.get(slot, 'secure')).toMatchObject({ state: 'firing', attempt: 1 });
-    expect(await store.ackMany(slot, [{ id: 'secure', fencingToken: again!.fencingToken }])).toEqual([true]);
+    expect(await store.ackMany(slot, [{ id: 'secure', fencingToken: again!.fencingToken }])).toEqual(['acked']);
     expect(await store.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0 });
     expect(await store.ping()).toBeGreaterThanOrEqual(0);
+    // The registry of slot counts and a slot migration, with the same rules.
+    const { slots } = await store.claimLayout(slot.topic, 16);
+    await store.schedule({ topic: slot.topic, slot: slotOf('moved', slots), slots }, 'moved', { delayMs: 60_000, payload: '1' });
+    expect(await migrateSlots(store, slot.topic, slots * 2)).toMatchObject({ from: slots, to: slots * 2 });
+    expect(await store.get({ topic: slot.topic, slot: slotOf('moved', slots * 2), slots: slots * 2 }, 'moved')).toMatchObject({ state: 'pending' });
   } finally {
     await unsubscribe();
   }

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
-import { describeTimeoutStoreContract } from '../src/store/timeout-store.contract.js';
+import { describeTimeoutStoreContract } from '../test/timeout-store.contract.js';
 import { DATA_BUCKETS, slotOf } from '../src/store/slot-of.js';
 import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
 import type { TimeoutLogger } from '../src/types.js';
@@ -226,7 +226,7 @@ describe('RedisTimeoutStore when Redis fails', () => {
       const { claimed } = await claim;
       expect(claimed.map((entry) => [entry.id, entry.payload, entry.dueAt])).toEqual([['survivor', '"kept"', dueAt]]);
       expect(await store.get(slot, 'lost')).toBeNull();
-      expect(await store.ack(slot, 'survivor', claimed[0]!.fencingToken)).toBe(true);
+      expect(await store.ack(slot, 'survivor', claimed[0]!.fencingToken)).toBe('acked');
     } finally {
       await store.close();
       await crashing.stop();

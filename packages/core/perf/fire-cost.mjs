@@ -2,7 +2,7 @@
 // timeout), and how fast a burst drains, against a throwaway Redis server. Used to decide changes
 // to the store's per-call cost; figures are recorded in docs/REDIS-LAYOUT.md ("Per-call cost").
 //
-//   npx tsc -b packages/core && node libs/tooling/copy-assets.mjs
+//   npm run build -w packages/core
 //   node packages/core/perf/fire-cost.mjs [--dist <built core dir>] [--runs 3] [--cluster]
 //
 // Steady: 20,000 timeouts due evenly over 10 s (2,000/s), one worker engine with 16 slots.
@@ -16,7 +16,7 @@ import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
 
 const { values } = parseArgs({
   options: {
-    dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
+    dist: { type: 'string', default: new URL('../dist/esm', import.meta.url).pathname },
     runs: { type: 'string', default: '3' },
     cluster: { type: 'boolean', default: false },
     steady: { type: 'string', default: '20000' },

@@ -6,6 +6,7 @@ import type {
   DeadLetter,
   DurableTimeoutsEvents,
   DurableTimeoutsOptions,
+  DurableTimeoutsSettings,
   HealthSnapshot,
   JsonValue,
   ResolvedTopicOptions,
@@ -14,6 +15,8 @@ import type {
   StopOptions,
   TimeoutHandler,
   TimeoutInfo,
+  TimeoutInterceptor,
+  TopicSlotStats,
   TopicStats,
 } from './types.js';
 import { DuplicateHandlerError } from './errors/duplicate-handler.error.js';
@@ -28,7 +31,10 @@ import { engineMessages } from './engine/engine.messages.js';
 import { ServerClock } from './engine/server-clock.js';
 import { toError } from './engine/to-error.js';
 import { TopicWorker } from './engine/topic-worker.js';
-import { integerIn, resolveOptions, type ResolvedOptions } from './validation/options.js';
+import { isRoutingError, TopicLayouts } from './engine/topic-layouts.js';
+import { splitCarried, withCarried } from './engine/carried-context.js';
+import { migrateSlots, type SlotMigrationOptions, type SlotMigrationReport } from './engine/slot-migration.js';
+import { integerIn, resolveDrainMs, resolveOptions, type ResolvedOptions } from './validation/options.js';
 import { serializePayload } from './validation/payload.js';
 import { parseStoredPayload } from './validation/safe-json.js';
 import { assertTimeoutId } from './validation/timeout-id.js';
@@ -37,9 +43,9 @@ import { describeType } from './validation/describe-type.js';
 
 type Lifecycle = 'created' | 'running' | 'stopping' | 'stopped';
 
-/** Largest page `listDead` returns, and deepest it pages (offset + limit). */
-const MAX_DEAD_PAGE = 1_000;
-const MAX_DEAD_DEPTH = 10_000;
+/** Largest page `listDead` and `listPending` return, and deepest they page (offset + limit). */
+const MAX_PAGE = 1_000;
+const MAX_PAGE_DEPTH = 10_000;
 
 /**
  * Durable timeouts kept in Redis: schedule "do X if Y has not happened within N ms", and have it
@@ -60,13 +66,16 @@ const MAX_DEAD_DEPTH = 10_000;
  */
 export class DurableTimeouts<TTopics extends string = string> {
   private readonly options: ResolvedOptions;
-  private readonly timeoutStore: TimeoutStore;
+  private timeoutStore: TimeoutStore;
   private readonly ownsStore: boolean;
   private readonly events: EventHub<DurableTimeoutsEvents>;
   private readonly clock = new ServerClock();
   private readonly context: EngineContext;
   private readonly workers = new Map<string, TopicWorker>();
-  private readonly slotRefs = new Map<string, readonly SlotRef[]>();
+  private readonly layouts: TopicLayouts;
+  private readonly interceptors: TimeoutInterceptor[] = [];
+  private layoutTimer: NodeJS.Timeout | undefined;
+  private readonly resolvedSettings: DurableTimeoutsSettings;
   private readonly unsubscribers: (() => Promise<void>)[] = [];
   private lifecycle: Lifecycle = 'created';
   private initialised = false;
@@ -79,37 +88,35 @@ export class DurableTimeouts<TTopics extends string = string> {
   constructor(options: DurableTimeoutsOptions<TTopics>) {
     this.options = resolveOptions(options as DurableTimeoutsOptions);
     const { logger } = this.options;
-    if (this.options.store) {
-      this.timeoutStore = this.options.store;
-      this.ownsStore = false;
-    } else {
-      this.timeoutStore = new RedisTimeoutStore({
-        connection: this.options.connection,
-        prefix: this.options.prefix,
-        commandTimeoutMs: this.options.commandTimeoutMs,
-        logger,
-      });
-      this.ownsStore = true;
-    }
-    for (const [topic, topicOptions] of this.options.topics) {
-      const refs: SlotRef[] = [];
-      for (let slot = 0; slot < topicOptions.slots; slot++) refs.push({ topic, slot });
-      this.slotRefs.set(topic, refs);
-    }
+    const { prefix, topics, sweepIntervalMs, commandTimeoutMs, drainMs } = this.options;
+    this.resolvedSettings = Object.freeze({ prefix, topics: Object.freeze(Object.fromEntries(topics)), sweepIntervalMs, commandTimeoutMs, drainMs });
+    this.ownsStore = this.options.store === undefined;
+    this.timeoutStore = this.options.store ?? this.openStore();
+    const configuredSlots = new Map([...topics].map(([topic, topicOptions]) => [topic, topicOptions.slots]));
+    // The store may be replaced after a failed start: the layouts always use the current one.
+    this.layouts = new TopicLayouts(() => this.timeoutStore, configuredSlots, commandTimeoutMs);
+    this.layouts.onChange((topic) => this.workers.get(topic)?.resize());
     this.events = new EventHub<DurableTimeoutsEvents>((event, error) => {
       logger?.error(engineMessages.listenerThrew(String(event), toError(error).message), { event });
     });
     const engine = this;
     this.context = {
-      store: this.timeoutStore,
+      get store() {
+        return engine.timeoutStore;
+      },
       events: this.events,
       logger,
       clock: this.clock,
+      layouts: this.layouts,
+      interceptors: this.interceptors,
       sweepIntervalMs: this.options.sweepIntervalMs,
       get storeOpen() {
         return engine.storeOpen;
       },
-      reportError: (error, operation, topic) => this.reportError(error, operation, topic),
+      // Calls cut off by closing the store at shutdown fail as expected: not an outage.
+      reportError: (error, operation, topic) => {
+        if (this.storeOpen) this.reportError(error, operation, topic);
+      },
       reportHealthy: () => {
         if (!this.outage) return;
         this.outage = false;
@@ -124,17 +131,22 @@ export class DurableTimeouts<TTopics extends string = string> {
     const topicOptions = this.topicOptions(topic);
     if (typeof handler !== 'function') throw new InvalidOptionsError(errorMessages.handlerNotFunction(topic, describeType(handler)));
     if (this.workers.has(topic)) throw new DuplicateHandlerError(errorMessages.duplicateHandler(topic));
-    const worker = new TopicWorker(this.context, topic, topicOptions, handler as TimeoutHandler<unknown>, this.slotRefs.get(topic)!);
+    const worker = new TopicWorker(this.context, topic, topicOptions, handler as TimeoutHandler<unknown>);
     this.workers.set(topic, worker);
     if (this.lifecycle === 'running') {
       const startWorker = () => {
         if (this.lifecycle === 'running') worker.start();
       };
-      this.subscribe([topic]).then(startWorker, (error: unknown) => {
-        this.reportError(error, 'subscribe', topic);
-        // Without wake-ups the sweep still fires everything, only later.
-        startWorker();
-      });
+      this.layouts.ready(topic, true).then(
+        () =>
+          this.subscribe([topic]).then(startWorker, (error: unknown) => {
+            this.reportError(error, 'subscribe', topic);
+            // Without wake-ups the sweep still fires everything, only later.
+            startWorker();
+          }),
+        // Its slot count could not be recorded (Redis away, or another count recorded): not started.
+        (error: unknown) => this.reportError(error, 'start', topic),
+      );
     }
     return this;
   }
@@ -142,7 +154,9 @@ export class DurableTimeouts<TTopics extends string = string> {
   /**
    * Checks the store (and warns when Redis keeps no append-only file), subscribes to wake-ups and
    * starts the slot pollers of every topic that has a handler. Idempotent. Scheduling works
-   * without `start`: an instance that only schedules never needs it.
+   * without `start`: an instance that only schedules never needs it. When it fails (Redis
+   * unreachable), the connections it opened are closed, so nothing keeps the process alive, and
+   * it may be called again.
    */
   async start(): Promise<void> {
     this.assertUsable('start');
@@ -165,10 +179,12 @@ export class DurableTimeouts<TTopics extends string = string> {
     assertTimeoutId(id);
     if (typeof options !== 'object' || options === null) throw new InvalidDelayError(errorMessages.timingMissing());
     const timing = validateTiming(options as { delayMs?: unknown; at?: unknown }, Date.now());
-    const payload = 'payload' in options ? serializePayload(options.payload, topic, topicOptions.maxPayloadBytes) : 'null';
+    const serialized = 'payload' in options ? serializePayload(options.payload, topic, topicOptions.maxPayloadBytes) : 'null';
+    const payload = this.interceptors.length === 0 ? serialized : withCarried(serialized, this.carriedFor(topic, id));
     const entry: StoreScheduleEntry = timing.at === undefined ? { delayMs: timing.delayMs, payload } : { at: timing.at, payload };
     if (!this.initialised) await this.init();
-    const { outcome, dueAt } = await this.timeoutStore.schedule(this.slotRef(topic, id, topicOptions), id, entry);
+    await this.layouts.ready(topic, true);
+    const { outcome, dueAt } = await this.layouts.onId(topic, id, (ref) => this.timeoutStore.schedule(ref, id, entry));
     if (this.events.has('scheduled')) this.events.emit('scheduled', { topic, id, dueAt, outcome });
     return { topic, id, dueAt, outcome };
   }
@@ -179,10 +195,11 @@ export class DurableTimeouts<TTopics extends string = string> {
    */
   async cancel(topic: TTopics, id: string): Promise<CancelResult> {
     this.assertUsable('cancel');
-    const topicOptions = this.topicOptions(topic);
+    this.topicOptions(topic);
     assertTimeoutId(id);
     if (!this.initialised) await this.init();
-    const result = await this.timeoutStore.cancel(this.slotRef(topic, id, topicOptions), id);
+    await this.layouts.ready(topic, false);
+    const result = await this.layouts.onId(topic, id, (ref) => this.timeoutStore.cancel(ref, id));
     if (result === 'cancelled') this.events.emit('cancelled', { topic, id });
     return result;
   }
@@ -190,10 +207,11 @@ export class DurableTimeouts<TTopics extends string = string> {
   /** Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not JSON reads as null. */
   async get<TPayload = JsonValue>(topic: TTopics, id: string): Promise<TimeoutInfo<TPayload> | null> {
     this.assertUsable('get');
-    const topicOptions = this.topicOptions(topic);
+    this.topicOptions(topic);
     assertTimeoutId(id);
     if (!this.initialised) await this.init();
-    const stored = await this.timeoutStore.get(this.slotRef(topic, id, topicOptions), id);
+    await this.layouts.ready(topic, false);
+    const stored = await this.layouts.onId(topic, id, (ref) => this.timeoutStore.get(ref, id));
     if (stored === null) return null;
     const info: TimeoutInfo<TPayload> = {
       topic,
@@ -214,7 +232,7 @@ export class DurableTimeouts<TTopics extends string = string> {
     this.assertUsable('stats');
     this.topicOptions(topic);
     if (!this.initialised) await this.init();
-    const slots = await Promise.all(this.slotRefs.get(topic)!.map((ref) => this.timeoutStore.stats(ref)));
+    const slots = await Promise.all(this.layouts.slotRefs(topic).map((ref) => this.timeoutStore.stats(ref)));
     const totals: TopicStats = { topic, pending: 0, firing: 0, dead: 0, oldestOverdueMs: 0 };
     for (const slot of slots) {
       totals.pending += slot.pending;
@@ -229,16 +247,11 @@ export class DurableTimeouts<TTopics extends string = string> {
   async listDead<TPayload = JsonValue>(topic: TTopics, options: { offset?: number; limit?: number } = {}): Promise<DeadLetter<TPayload>[]> {
     this.assertUsable('listDead');
     this.topicOptions(topic);
-    const offset = integerIn('listDead offset', options.offset, 0, 0, MAX_DEAD_DEPTH);
-    const limit = integerIn('listDead limit', options.limit, 100, 1, MAX_DEAD_PAGE);
-    if (offset + limit > MAX_DEAD_DEPTH) {
-      throw new InvalidOptionsError(errorMessages.invalidOption('listDead offset + limit', offset + limit, `use at most ${MAX_DEAD_DEPTH}`));
-    }
+    const { offset, limit } = pageOf('listDead', options);
     if (!this.initialised) await this.init();
     // Every slot is sorted by time of death; the first offset + limit of each are enough to merge.
-    const perSlot = await Promise.all(this.slotRefs.get(topic)!.map((ref) => this.timeoutStore.listDead(ref, 0, offset + limit)));
-    const merged = perSlot.flat().sort((a, b) => a.deadAt - b.deadAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return merged.slice(offset, offset + limit).map((letter) => ({
+    const perSlot = await Promise.all(this.layouts.slotRefs(topic).map((ref) => this.timeoutStore.listDead(ref, 0, offset + limit)));
+    return mergedPage(perSlot, (letter) => letter.deadAt, offset, limit).map((letter) => ({
       topic,
       id: letter.id,
       payload: readPayload(letter.payload) as TPayload,
@@ -259,6 +272,23 @@ export class DurableTimeouts<TTopics extends string = string> {
   async purgeDead(topic: TTopics, ids?: readonly string[]): Promise<number> {
     this.assertUsable('purgeDead');
     return this.onDeadLetters(topic, ids, (ref, slotIds) => this.timeoutStore.purgeDead(ref, slotIds));
+  }
+
+  /**
+   * Changes the slot count of `topic` to `slots`: moves every stored timeout of the topic (pending,
+   * firing and dead) to its slot of the new count, safely while instances configured with the old
+   * or the new count run (calls on a slot being moved wait a moment; instances follow the move by
+   * themselves). Resumable: call it again after it stopped half-way. Then deploy the new `slots`
+   * option: from now on, an instance started with the old count refuses to start
+   * (`TopicSlotsMismatchError`). See docs/ENGINE.md, "Changing a topic's slot count".
+   */
+  async migrateSlots(topic: TTopics, slots: number, options: SlotMigrationOptions = {}): Promise<SlotMigrationReport> {
+    this.assertUsable('migrateSlots');
+    this.topicOptions(topic);
+    await this.timeoutStore.init([...this.options.topics].map(([name, topicOptions]) => ({ name, slots: topicOptions.slots })));
+    const report = await migrateSlots(this.timeoutStore, topic, slots, options);
+    await this.layouts.refresh(topic);
+    return report;
   }
 
   /**
@@ -298,17 +328,41 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /**
-   * Graceful shutdown: stops claiming, waits up to `drainMs` (default 10,000) for running
+   * Graceful shutdown: stops claiming, waits up to `drainMs` (default: the instance's, 10,000) for running
    * handlers, then aborts the `signal` of those still running and releases their timeouts as due
    * now (no attempt spent) so another instance fires them at once. Then unsubscribes and closes
    * the store if this instance opened it. Idempotent; every other call afterwards throws
    * `TimeoutsStoppedError`.
+   *
+   * It resolves within `drainMs` plus `commandTimeoutMs`, whatever handlers or Redis do: the drain
+   * waits only for handlers, and the one round trip that follows (releases, acks, failure records)
+   * gets `commandTimeoutMs`. What Redis has not answered by then is left to lease expiry: those
+   * timeouts fire again after `leaseMs` (at least once, never lost).
    */
   async stop(options: StopOptions = {}): Promise<void> {
     if (this.stopPromise) return this.stopPromise;
-    const drainMs = integerIn('drainMs', options.drainMs === undefined ? undefined : Math.round(options.drainMs), 10_000, 0, 3_600_000);
+    const drainMs = resolveDrainMs(options?.drainMs, this.options.drainMs);
     this.stopPromise = this.shutdown(drainMs);
     return this.stopPromise;
+  }
+
+  /**
+   * Adds a hook around scheduling and handling (see `TimeoutInterceptor`; tracing is one:
+   * `registerTimeoutTracing` from `@durable-timeout/core/otel`). Returns a function that removes it.
+   */
+  intercept(interceptor: TimeoutInterceptor): () => void {
+    this.interceptors.push(interceptor);
+    return () => {
+      const at = this.interceptors.indexOf(interceptor);
+      if (at >= 0) this.interceptors.splice(at, 1);
+    };
+  }
+
+  /** The text the interceptors keep with a timeout being scheduled (the last one that gives some wins). */
+  private carriedFor(topic: string, id: string): string | undefined {
+    let carried: string | undefined;
+    for (const { scheduling } of this.interceptors) carried = scheduling?.(topic, id) ?? carried;
+    return carried;
   }
 
   /** Subscribes to an engine event. Returns a function that unsubscribes. */
@@ -316,23 +370,108 @@ export class DurableTimeouts<TTopics extends string = string> {
     return this.events.on(event, listener);
   }
 
+  /** The options this instance runs with, every default filled in. */
+  get settings(): DurableTimeoutsSettings {
+    return this.resolvedSettings;
+  }
+
   /** The store in use (Redis or memory). */
   get store(): TimeoutStore {
     return this.timeoutStore;
   }
 
+  /** The topics this instance was configured with, in the order given. */
+  get topics(): TTopics[] {
+    return [...this.options.topics.keys()] as TTopics[];
+  }
+
+  /** Counts of every slot of a topic (index = slot number): how evenly its timeouts spread. */
+  async slotStats(topic: TTopics): Promise<TopicSlotStats[]> {
+    this.assertUsable('slotStats');
+    this.topicOptions(topic);
+    if (!this.initialised) await this.init();
+    const slots = await Promise.all(this.layouts.slotRefs(topic).map((ref) => this.timeoutStore.stats(ref)));
+    return slots.map((stats, slot) => ({
+      slot,
+      pending: stats.pending,
+      firing: stats.firing,
+      dead: stats.dead,
+      oldestOverdueMs: stats.oldestOverdueDueAt === null ? 0 : Math.max(0, stats.now - stats.oldestOverdueDueAt),
+    }));
+  }
+
+  /**
+   * The next pending timeouts of a topic, earliest due first across all its slots (default the
+   * first 100; `limit` up to 1,000, `offset + limit` up to 10,000). Each slot is read by rank, never
+   * whole, then each listed timeout like `get`: one that fired or was cancelled meanwhile is left
+   * out, one claimed meanwhile shows as `firing`.
+   */
+  async listPending<TPayload = JsonValue>(topic: TTopics, options: { offset?: number; limit?: number } = {}): Promise<TimeoutInfo<TPayload>[]> {
+    this.assertUsable('listPending');
+    this.topicOptions(topic);
+    const { offset, limit } = pageOf('listPending', options);
+    if (!this.initialised) await this.init();
+    // Every slot is sorted by due time; the first offset + limit of each are enough to merge.
+    const perSlot = await Promise.all(this.layouts.slotRefs(topic).map((ref) => this.timeoutStore.listPending(ref, 0, offset + limit)));
+    const page = mergedPage(perSlot, (entry) => entry.dueAt, offset, limit);
+    const found = await Promise.all(page.map((entry) => this.get<TPayload>(topic, entry.id)));
+    return found.filter((info): info is TimeoutInfo<TPayload> => info !== null && info.state !== 'dead');
+  }
+
   private async startPollers(): Promise<void> {
-    await this.init();
-    const handled = [...this.workers.keys()];
-    if (handled.length > 0) await this.subscribe(handled);
+    try {
+      await this.init();
+      const handled = [...this.workers.keys()];
+      await Promise.all(handled.map((topic) => this.layouts.ready(topic, true)));
+      if (handled.length > 0) await this.subscribe(handled);
+    } catch (error) {
+      // Stopped meanwhile: the stop closed the store under this start, and it has nothing left to do.
+      if (this.stopPromise) return;
+      await this.dropFailedStore();
+      throw error;
+    }
     if (this.stopPromise) return;
     this.lifecycle = 'running';
-    for (const worker of this.workers.values()) worker.start();
+    for (const worker of this.workers.values()) {
+      worker.resize();
+      worker.start();
+    }
+    // A missed layout notice (a slot migration began or ended) is picked up within a sweep interval.
+    this.layoutTimer = setInterval(() => {
+      for (const topic of this.workers.keys()) this.layouts.refreshSoon(topic);
+    }, this.options.sweepIntervalMs);
+    this.layoutTimer.unref();
+  }
+
+  private openStore(): RedisTimeoutStore {
+    return new RedisTimeoutStore({
+      connection: this.options.connection,
+      prefix: this.options.prefix,
+      commandTimeoutMs: this.options.commandTimeoutMs,
+      logger: this.options.logger,
+    });
+  }
+
+  /**
+   * After a failed start: closes the store this instance opened, whose connection would otherwise
+   * keep reconnecting (and keep the process alive) for ever, and puts a new one in its place. The
+   * new one connects on its first call, so calling `start` again (or `schedule`) works.
+   */
+  private async dropFailedStore(): Promise<void> {
+    if (!this.ownsStore) return;
+    const failed = this.timeoutStore as RedisTimeoutStore;
+    this.timeoutStore = this.openStore();
+    this.initialised = false;
+    this.initPromise = undefined;
+    await failed.close(0).catch((error: unknown) => this.reportError(error, 'close'));
   }
 
   private init(): Promise<void> {
     const topics: StoreTopic[] = [...this.options.topics].map(([name, topic]) => ({ name, slots: topic.slots }));
-    this.initPromise ??= this.timeoutStore.init(topics).then(
+    this.initPromise ??= this.timeoutStore
+      .init(topics)
+      .then(() => this.layouts.init())
+      .then(
       () => {
         this.initialised = true;
       },
@@ -351,33 +490,49 @@ export class DurableTimeouts<TTopics extends string = string> {
       () => {
         for (const worker of this.workers.values()) worker.sweepNow();
       },
+      (topic) => this.layouts.refreshSoon(topic),
     );
     if (this.lifecycle === 'stopping' || this.lifecycle === 'stopped') await unsubscribe().catch(() => undefined);
     else this.unsubscribers.push(unsubscribe);
   }
 
+  /**
+   * Three steps, and only the second waits on Redis:
+   * 1. drain: stop claiming and wait up to `drainMs` for running handlers (a start in progress
+   *    gives up; it opened nothing that the close below does not close);
+   * 2. hand back, one round trip bounded by `commandTimeoutMs`: release the timeouts of handlers
+   *    still running and of claims that came back after the halt, send the acks and failure
+   *    records of finished handlers;
+   * 3. close: unsubscribe and close the store this instance opened, with a clean QUIT only in
+   *    what is left of step 2's budget.
+   */
   private async shutdown(drainMs: number): Promise<void> {
-    const wasRunning = this.lifecycle === 'running';
     this.lifecycle = 'stopping';
-    await this.startPromise?.catch(() => undefined);
+    clearInterval(this.layoutTimer);
     const workers = [...this.workers.values()];
     for (const worker of workers) worker.halt();
-    const settleMs = this.options.commandTimeoutMs * 2 + 1_000;
-    const deadline = performance.now() + drainMs;
-    if (wasRunning) {
+    const drained = await Promise.all(workers.map((worker) => worker.waitForHandlers(drainMs)));
+
+    const { commandTimeoutMs } = this.options;
+    const handBackEnd = performance.now() + commandTimeoutMs;
+    const reason = new TimeoutsStoppedError(errorMessages.stopped('handler (drainMs passed)'));
+    const handBack = workers.flatMap((worker, i) => [
+      drained[i] ? Promise.resolve() : worker.releaseRunning(reason),
       // A claim already out comes back after halt: its timeouts are released, not run.
-      await within(Promise.all(workers.map((worker) => worker.pollersSettled())), Math.max(drainMs, settleMs));
-    }
-    const drained = await Promise.all(workers.map((worker) => worker.waitForHandlers(Math.max(0, deadline - performance.now()))));
-    if (drained.includes(false)) {
-      const reason = new TimeoutsStoppedError(errorMessages.stopped('handler (drainMs passed)'));
-      await within(Promise.all(workers.map((worker) => worker.releaseRunning(reason))), settleMs);
-    }
-    await within(Promise.all(workers.map((worker) => worker.idle())), settleMs);
+      worker.pollersSettled(),
+      worker.idle(),
+    ]);
+    await within(Promise.all(handBack), commandTimeoutMs);
+
+    const closeWithinMs = Math.max(0, handBackEnd - performance.now());
     const unsubscribers = this.unsubscribers.splice(0);
-    await within(Promise.all(unsubscribers.map((unsubscribe) => unsubscribe().catch(() => undefined))), settleMs);
-    if (this.ownsStore) await this.timeoutStore.close().catch((error: unknown) => this.reportError(error, 'close'));
     this.storeOpen = !this.ownsStore;
+    if (this.ownsStore) {
+      // Closing the store closes its wake-up subscriptions too.
+      await (this.timeoutStore as RedisTimeoutStore).close(closeWithinMs).catch((error: unknown) => this.reportError(error, 'close'));
+    } else {
+      await within(Promise.all(unsubscribers.map((unsubscribe) => unsubscribe())), closeWithinMs);
+    }
     this.lifecycle = 'stopped';
   }
 
@@ -386,22 +541,28 @@ export class DurableTimeouts<TTopics extends string = string> {
     ids: readonly string[] | undefined,
     action: (ref: SlotRef, ids?: readonly string[]) => Promise<number>,
   ): Promise<number> {
-    const topicOptions = this.topicOptions(topic);
-    const refs = this.slotRefs.get(topic)!;
+    this.topicOptions(topic);
     if (ids !== undefined && !Array.isArray(ids)) {
       throw new InvalidOptionsError(errorMessages.invalidOption('ids', ids, 'use an array of timeout ids, or omit it for all'));
     }
     ids?.forEach((id) => assertTimeoutId(id));
     if (!this.initialised) await this.init();
-    if (ids === undefined) return sum(await Promise.all(refs.map((ref) => action(ref))));
-    const bySlot = new Map<number, string[]>();
+    if (ids === undefined) return sum(await Promise.all(this.layouts.slotRefs(topic).map((ref) => this.layouts.onSlot(topic, () => action(ref)))));
+    const byRoute = new Map<SlotRef, string[]>();
     for (const id of new Set(ids)) {
-      const slot = slotOf(id, topicOptions.slots);
-      const group = bySlot.get(slot);
+      const ref = this.layouts.route(topic, id);
+      const group = byRoute.get(ref);
       if (group) group.push(id);
-      else bySlot.set(slot, [id]);
+      else byRoute.set(ref, [id]);
     }
-    return sum(await Promise.all([...bySlot].map(([slot, slotIds]) => action(refs[slot]!, slotIds))));
+    const counts = [...byRoute].map(([ref, slotIds]) =>
+      action(ref, slotIds).catch((error: unknown) => {
+        if (!isRoutingError(error)) throw error;
+        // The slot moved or is moving (a slot migration): each id goes where it lives now.
+        return Promise.all(slotIds.map((id) => this.layouts.onId(topic, id, (routed) => action(routed, [id])))).then(sum);
+      }),
+    );
+    return sum(await Promise.all(counts));
   }
 
   private topicOptions(topic: string): ResolvedTopicOptions {
@@ -410,9 +571,6 @@ export class DurableTimeouts<TTopics extends string = string> {
     return options;
   }
 
-  private slotRef(topic: string, id: string, options: ResolvedTopicOptions): SlotRef {
-    return this.slotRefs.get(topic)![options.slots === 1 ? 0 : slotOf(id, options.slots)]!;
-  }
 
   private assertUsable(operation: string): void {
     if (this.lifecycle === 'stopping' || this.lifecycle === 'stopped') throw new TimeoutsStoppedError(errorMessages.stopped(operation));
@@ -428,10 +586,28 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 }
 
-/** A stored payload as the handler sees it; text that is not JSON (edited by hand) reads as null. */
+/** A stored payload as the handler sees it (carried text left out); text that is not JSON (edited by hand) reads as null. */
 function readPayload(text: string): unknown {
-  const parsed = parseStoredPayload(text);
+  const parsed = parseStoredPayload(splitCarried(text).payload);
   return parsed.ok ? parsed.value : null;
+}
+
+/** Validates the `offset` and `limit` of a listing (`listDead`, `listPending`). */
+function pageOf(operation: string, options: { offset?: number; limit?: number }): { offset: number; limit: number } {
+  const offset = integerIn(`${operation} offset`, options.offset, 0, 0, MAX_PAGE_DEPTH);
+  const limit = integerIn(`${operation} limit`, options.limit, 100, 1, MAX_PAGE);
+  if (offset + limit > MAX_PAGE_DEPTH) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${operation} offset + limit`, offset + limit, `use at most ${MAX_PAGE_DEPTH}`));
+  }
+  return { offset, limit };
+}
+
+/** One page of the slots' lists merged by time, ties by id (each list is sorted that way already). */
+function mergedPage<T extends { id: string }>(perSlot: readonly T[][], timeOf: (entry: T) => number, offset: number, limit: number): T[] {
+  return perSlot
+    .flat()
+    .sort((a, b) => timeOf(a) - timeOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(offset, offset + limit);
 }
 
 function sum(counts: readonly number[]): number {

@@ -1,8 +1,47 @@
-export * from './types.js';
-export * from './durable-timeouts.js';
+/**
+ * `@durable-timeout/core`: timeouts that survive restarts, kept in Redis. The engine
+ * (`DurableTimeouts`), its options and event types, the store port, the Redis store's ACL helper
+ * and every error class. Test helpers (in-memory store, manual clock) are at
+ * `@durable-timeout/core/testing`.
+ *
+ * @packageDocumentation
+ */
+export { DurableTimeouts } from './durable-timeouts.js';
+export type {
+  BackoffOptions,
+  CancelResult,
+  ConnectionOptions,
+  DeadLetter,
+  DeadReason,
+  DurableTimeoutsEvents,
+  DurableTimeoutsOptions,
+  DurableTimeoutsSettings,
+  HealthSnapshot,
+  JsonValue,
+  ScheduleOptions,
+  ScheduleOutcome,
+  ScheduleResult,
+  RetryReason,
+  ScheduleTiming,
+  StopOptions,
+  TimeoutEvent,
+  TimeoutHandler,
+  TimeoutInfo,
+  TimeoutInterceptor,
+  TimeoutLogger,
+  TimeoutState,
+  TopicOptions,
+  TopicSlotStats,
+  TopicStats,
+} from './types.js';
 export type * from './store/timeout-store.js';
-export { MemoryTimeoutStore, ManualClock, InvalidClockTimeError, type ClockListener } from './testing/index.js';
 export * from './errors/index.js';
 export * from './validation/index.js';
-export { createTestingTimeouts, type TestingTimeouts, type TestingTimeoutsOptions } from './testing/create-testing-timeouts.js';
-export { RedisTimeoutStore, aclRulesFor, REDIS_STORE_COMMANDS, StoreClosedError, type AclRulesOptions, type RedisTimeoutStoreOptions } from './store/index.js';
+export { RedisTimeoutStore, type RedisTimeoutStoreOptions } from './store/redis-timeout-store.js';
+export { aclRulesFor, REDIS_STORE_COMMANDS, type AclRulesOptions } from './store/redis-acl.js';
+export { StoreClosedError } from './store/store-closed.error.js';
+export { SlotMovedError } from './store/slot-moved.error.js';
+export { SlotLockedError } from './store/slot-locked.error.js';
+export { slotOf } from './store/slot-of.js';
+export { LEASE_EXPIRED_ERROR, MAX_STORED_ERROR_LENGTH } from './store/stored-error.js';
+export { migrateSlots, type SlotMigrationOptions, type SlotMigrationProgress, type SlotMigrationReport } from './engine/slot-migration.js';

@@ -73,6 +73,11 @@ export interface DurableTimeoutsOptions<TTopics extends string = string> {
   sweepIntervalMs?: number;
   /** How long `schedule`, `cancel` and `get` wait for Redis before failing with `RedisUnavailableError`. Default 1,000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * How long `stop()` waits for running handlers before releasing their timeouts to other
+   * instances, unless `stop({ drainMs })` says otherwise. From 0 to 3,600,000; default 10,000 ms.
+   */
+  drainMs?: number;
   /** Storage to use instead of Redis, e.g. `new MemoryTimeoutStore(clock)` in unit tests. */
   store?: TimeoutStore;
   /** Where the engine logs. Default: `console`, without debug. Pass `null` to silence. */
@@ -180,8 +185,17 @@ export interface DeadLetter<TPayload = JsonValue> {
 
 /** Options of `stop`. */
 export interface StopOptions {
-  /** How long to wait for running handlers before releasing their timeouts to other instances. Default 10,000 ms. */
+  /** How long to wait for running handlers before releasing their timeouts to other instances. Default: the instance's `drainMs` (10,000 ms). */
   drainMs?: number;
+}
+
+/** The options an instance runs with, every default filled in (`timeouts.settings`). */
+export interface DurableTimeoutsSettings {
+  prefix: string;
+  topics: Readonly<Record<string, Readonly<ResolvedTopicOptions>>>;
+  sweepIntervalMs: number;
+  commandTimeoutMs: number;
+  drainMs: number;
 }
 
 /** Liveness figures of one instance, for health checks. */
@@ -196,20 +210,62 @@ export interface HealthSnapshot {
   inFlight: number;
 }
 
+/**
+ * A hook around scheduling and handling, for tracing (`registerTimeoutTracing` from
+ * `@durable-timeout/core/otel` is one). Register with `timeouts.intercept(interceptor)`.
+ */
+export interface TimeoutInterceptor {
+  /**
+   * Called by `schedule` once the input is valid: short text to keep with the timeout (at most 512
+   * characters without U+0001, e.g. a W3C `traceparent`; other text is dropped), or undefined. It
+   * stays with the timeout through retries, dead letters and replays, and never reaches `payload`.
+   */
+  scheduling?(topic: string, id: string): string | undefined;
+  /**
+   * Runs one delivery: call `run()` exactly once and return what it returns (a promise for an
+   * async handler). `carried` is what `scheduling` returned when the timeout was scheduled.
+   */
+  handling?(event: TimeoutEvent<unknown>, carried: string | undefined, run: () => unknown): unknown;
+}
+
+/** Why an attempt failed: the handler threw, or the lease expired before an ack. */
+export type RetryReason = 'handler' | 'lease_expired';
+
+/** Why a timeout was dead-lettered: its last attempt failed, or its stored data was unreadable or gone. */
+export type DeadReason = RetryReason | 'corrupt' | 'missing';
+
 /** Events the engine emits, with their data. Listen with `timeouts.on(name, listener)`. */
 export interface DurableTimeoutsEvents {
   scheduled: { topic: string; id: string; dueAt: number; outcome: ScheduleOutcome };
   cancelled: { topic: string; id: string };
   /** A handler returned and its ack was accepted. */
   fired: { topic: string; id: string; attempt: number; dueAt: number; latenessMs: number; durationMs: number };
-  /** A handler threw; the timeout will run again at `retryAt`. */
-  retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error };
-  /** A handler threw on its last attempt; the timeout moved to the dead letters. */
-  dead: { topic: string; id: string; attempts: number; error: Error };
+  /**
+   * An attempt failed and the timeout will run again at `retryAt`: its handler threw (`handler`),
+   * or its lease expired before an ack (`lease_expired`: the worker died, or the handler ran longer
+   * than `leaseMs`). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
+   */
+  retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error; reason: RetryReason; latenessMs?: number; durationMs?: number };
+  /**
+   * The timeout moved to the dead letters: its last attempt failed (`handler`, `lease_expired`),
+   * or its stored data could not be read (`corrupt`) or was gone (`missing`). `latenessMs` and
+   * `durationMs` as for `retried`.
+   */
+  dead: { topic: string; id: string; attempts: number; error: Error; reason: DeadReason; latenessMs?: number; durationMs?: number };
   /** The ack or fail was refused: the lease had expired and the timeout was claimed again or replaced. */
   stale: { topic: string; id: string; attempt: number; fencingToken: number };
   /** Timeouts handed back as due now on shutdown (no attempt spent). */
   released: { topic: string; count: number };
   /** Something failed outside a handler (Redis down, a script error); the engine keeps going. */
   error: { error: Error; topic?: string; operation: string };
+}
+
+/** Counts of one slot of a topic (`slotStats`). */
+export interface TopicSlotStats {
+  slot: number;
+  pending: number;
+  firing: number;
+  dead: number;
+  /** Age (ms, Redis server clock) of the slot's oldest overdue pending timeout; 0 when none. */
+  oldestOverdueMs: number;
 }

@@ -1,41 +1,76 @@
 --[[
-  Claims due timeouts of one slot, after returning expired leases to due.
+  Claims due timeouts of one slot, after dealing with the leases that expired.
 
-  KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] fencing token counter
-  KEYS[4..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
+  KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] fencing token counter, KEYS[4] dead ZSET,
+  KEYS[5] layout marker
+  KEYS[6..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
            registration) the buckets the caller expects the claim to need, padded with repeats
   ARGV[1] most ids to claim (the store caps it at 1,000), ARGV[2] lease ms, ARGV[3] most expired
-  leases to recover in this call, ARGV[4] number of data buckets of a slot, ARGV[5] how many of
-  the next due ids to report the buckets of, ARGV[6..] (`few` only) the bucket number of KEYS[4],
-  KEYS[5], ...
-  Returns {now, nextDueAt or nil, recovered, nextLeaseExpiresAt or nil, next buckets, then for
-           each claimed id: id, dueAt, scheduledAt, attempt, fencingToken, payload}
+  leases to deal with in this call, ARGV[4] number of data buckets of a slot, ARGV[5] how many of
+  the next due ids to report the buckets of, ARGV[6] max attempts, ARGV[7] retry backoff base ms,
+  ARGV[8] retry backoff cap ms, ARGV[9] a random fraction in [0, 1) for the backoff jitter,
+  ARGV[10..] (`few` only) the bucket number of KEYS[6], KEYS[7], ...
+  Returns {now, nextDueAt or nil, expired, nextLeaseExpiresAt or nil, next buckets, given up,
+           then for each claimed id: id, dueAt, scheduledAt, attempt, fencingToken, payload}
+  Ids of the data bucket a slot migration is moving (`moving_bucket`) are skipped: not claimed,
+  their expired leases not dealt with, until the bucket was moved.
   or 0, changing nothing, when a `few` call lacks a bucket it needs (or an expired lease waits):
   the caller then claims with every bucket.
+
+  An expired lease counts as a failed attempt (its worker died, or its handler outran leaseMs):
+  the timeout is retried after the backoff, or dead-lettered once it has had max attempts, with
+  the error LEASE_EXPIRED. A due or leased id whose stored value is unreadable (CORRUPT) or gone
+  (MISSING) is dead-lettered: every value is checked before anything is written on its strength,
+  so one bad entry never stops its slot. `given up` lists what this call did besides claiming, as
+  groups of five: id, code (1 retried after its lease expired, 2 dead after its lease expired,
+  3 dead: corrupt, 4 dead: missing), attempts, retry or death time, stored error text.
   nextLeaseExpiresAt is the earliest lease expiry left in the slot (this call's leases included),
   so a poller can wake when a dead worker's lease ends instead of at its next sweep. Next buckets
   are the distinct bucket numbers of the first ARGV[5] ids left in due: the keys the next `few`
   claim should pass.
-  Recovered leases go back to due at their original due time with their attempt count kept.
-  Each claimed id gets attempt + 1 and a fencing token drawn from the slot's counter, so the
-  tokens of one id only grow.
+  Each claimed id gets attempt + 1 and a fencing token above every token the slot handed before
+  (`take_tokens`), so the tokens of one id only grow.
 ]]
 local rcall = redis.call
 -- @include stored
 local now = now_ms()
+local busy = moving_bucket(KEYS[5])
 local limit = tonumber(ARGV[1])
 local leaseUntil = now + tonumber(ARGV[2])
 local bucketCount = tonumber(ARGV[4])
+local maxAttempts = tonumber(ARGV[6])
 local chosen = nil
-if #ARGV > 5 then
+if #ARGV > 9 then
   chosen = {}
-  for i = 6, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 2] end
+  for i = 10, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 4] end
 end
 
 local function data_key(id)
   local bucket = bucket_index(id, bucketCount)
   if chosen then return chosen[bucket] end
-  return KEYS[4 + bucket]
+  return KEYS[6 + bucket]
+end
+
+local givenUp = {}
+local function report(id, code, attempts, at, err)
+  local n = #givenUp
+  givenUp[n + 1] = id
+  givenUp[n + 2] = code
+  givenUp[n + 3] = attempts
+  givenUp[n + 4] = at
+  givenUp[n + 5] = err
+end
+
+-- Dead-letters an id whose value is unreadable (its raw text is kept as the payload) or missing.
+local function bury_unreadable(bucket, id, value, why)
+  if value then
+    local err = CORRUPT .. why
+    bury(KEYS[4], bucket, id, now, now, 0, err, value)
+    report(id, 3, 0, now, err)
+  else
+    bury(KEYS[4], bucket, id, now, now, 0, MISSING, 'null')
+    report(id, 4, 0, now, MISSING)
+  end
 end
 
 local expired = {}
@@ -43,22 +78,54 @@ if chosen then
   if rcall('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 1)[1] then return 0 end
 else
   expired = rcall('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
+  if busy then
+    local kept = {}
+    for i = 1, #expired do
+      if bucket_index(expired[i], bucketCount) ~= busy then kept[#kept + 1] = expired[i] end
+    end
+    expired = kept
+  end
+  local fraction = tonumber(ARGV[9])
   for i = 1, #expired do
     local id = expired[i]
     local bucket = data_key(id)
     local value = rcall('HGET', bucket, id)
     rcall('ZREM', KEYS[2], id)
-    if value then
-      local meta, rest = unpack_stored(value)
-      local dueAt = meta[5]
-      meta[4], meta[5] = 0, 0
-      rcall('ZADD', KEYS[1], dueAt, id)
-      rcall('HSET', bucket, id, pack_stored(meta, rest))
+    local meta, rest = nil, 'no value'
+    if value then meta, rest = read_stored(value) end
+    if meta and meta[4] == 0 then meta, rest = nil, 'leased without a fencing token' end
+    if not meta then
+      bury_unreadable(bucket, id, value, rest)
+    else
+      local attempts = meta[2]
+      local scheduledAt = meta[5] - meta[1]
+      local payload = string.sub(rest, meta[3] + 1)
+      if attempts >= maxAttempts then
+        bury(KEYS[4], bucket, id, now, scheduledAt, attempts, LEASE_EXPIRED, payload)
+        report(id, 2, attempts, now, LEASE_EXPIRED)
+      else
+        -- Ids of one call spread over the jitter window instead of sharing one pick.
+        local spread = (fraction + bucket_index(id, 1000003) / 1000003) % 1
+        local retryAt = now + retry_delay(attempts, tonumber(ARGV[7]), tonumber(ARGV[8]), spread)
+        rcall('ZADD', KEYS[1], retryAt, id)
+        rcall('HSET', bucket, id, pack_stored({retryAt - scheduledAt, attempts, #LEASE_EXPIRED, 0, 0}, LEASE_EXPIRED .. payload))
+        report(id, 1, attempts, retryAt, LEASE_EXPIRED)
+      end
     end
   end
 end
 
 local due = rcall('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+if busy then
+  local kept = {}
+  for i = 1, #due, 2 do
+    if bucket_index(due[i], bucketCount) ~= busy then
+      kept[#kept + 1] = due[i]
+      kept[#kept + 1] = due[i + 1]
+    end
+  end
+  due = kept
+end
 local count = #due / 2
 if chosen then
   for i = 1, count do
@@ -66,9 +133,9 @@ if chosen then
   end
 end
 
-local result = {now, false, #expired, false, {}}
+local result = {now, false, #expired, false, {}, givenUp}
 if count > 0 then
-  local token = rcall('INCRBY', KEYS[3], count) - count
+  local token = take_tokens(KEYS[3], now, count)
   local taken = {}
   local leased = {}
   for i = 1, count do
@@ -77,9 +144,12 @@ if count > 0 then
     local bucket = data_key(id)
     local value = rcall('HGET', bucket, id)
     taken[i] = id
-    if value then
+    local meta, rest = nil, 'no value'
+    if value then meta, rest = read_stored(value) end
+    if not meta then
+      bury_unreadable(bucket, id, value, rest)
+    else
       token = token + 1
-      local meta, rest = unpack_stored(value)
       meta[2], meta[4], meta[5] = meta[2] + 1, token, dueAt
       rcall('HSET', bucket, id, pack_stored(meta, rest))
       leased[#leased + 1] = leaseUntil

@@ -1,19 +1,30 @@
 --[[
   Moves dead letters back to due now, attempts and last error reset.
 
-  KEYS[1] due ZSET, KEYS[2] dead ZSET, KEYS[3..] every data bucket HASH of the slot, in bucket order
+  KEYS[1] due ZSET, KEYS[2] dead ZSET, KEYS[3] layout marker, KEYS[4..] every data bucket HASH of
+  the slot, in bucket order
   ARGV[1] wake channel, ARGV[2] slot number, ARGV[3] most to move when no ids are given,
-  ARGV[4..] ids (none = the oldest ARGV[3] dead letters)
-  Returns how many were moved.
+  ARGV[4] the caller's slot count (`check_layout`), ARGV[5..] ids (none = the oldest ARGV[3] dead letters)
+  Returns how many were moved, or the error of `check_layout`.
 ]]
 local rcall = redis.call
 -- @include stored
 local now = now_ms()
 local ids = {}
-if #ARGV > 3 then
-  for i = 4, #ARGV do ids[#ids + 1] = ARGV[i] end
+if #ARGV > 4 then
+  for i = 5, #ARGV do ids[#ids + 1] = ARGV[i] end
 else
   ids = rcall('ZRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+end
+-- Every id is checked before anything changes; a whole-slot call waits for the end of a move.
+local named = #ARGV > 4
+if not named then
+  local refused = check_layout(KEYS[3], ARGV[4], nil)
+  if refused then return refused end
+end
+for i = 1, #ids do
+  local refused = named and check_layout(KEYS[3], ARGV[4], bucket_index(ids[i], DATA_BUCKETS))
+  if refused then return refused end
 end
 local before = earliest_due(KEYS[1])
 local moved = 0
@@ -22,15 +33,19 @@ for i = 1, #ids do
   local deadAt = rcall('ZSCORE', KEYS[2], id)
   if deadAt then
     rcall('ZREM', KEYS[2], id)
-    local bucket = bucket_key(id, 3)
+    local bucket = bucket_key(id, 4)
     local value = rcall('HGET', bucket, id)
-    if value then
-      local meta, rest = unpack_stored(value)
-      local scheduledAt = tonumber(deadAt) - meta[1]
-      rcall('ZADD', KEYS[1], now, id)
-      rcall('HSET', bucket, id, pack_stored({now - scheduledAt, 0, 0, 0, 0}, string.sub(rest, meta[3] + 1)))
-      moved = moved + 1
+    local meta, rest = nil, nil
+    if value then meta, rest = read_stored(value) end
+    local scheduledAt, payload = now, value or 'null'
+    if meta then
+      scheduledAt, payload = tonumber(deadAt) - meta[1], string.sub(rest, meta[3] + 1)
     end
+    -- An unreadable value goes back with its raw text as the payload: the engine then sees a
+    -- payload that is not JSON and dead-letters it again, naming the problem.
+    rcall('ZADD', KEYS[1], now, id)
+    rcall('HSET', bucket, id, pack_stored({now - scheduledAt, 0, 0, 0, 0}, payload))
+    moved = moved + 1
   end
 end
 if moved > 0 then wake_if_ahead(before, now, ARGV[1], ARGV[2]) end

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { DATA_BUCKETS } from '../store/slot-of.js';
+import { LUA_FILES } from './lua-files.generated.js';
 
 /**
  * Data bucket keys a `few` call passes: the buckets it needs, padded with repeats. Small calls are
@@ -28,21 +28,29 @@ interface ScriptSpec {
 }
 
 const SCRIPTS = {
-  schedule: { file: 'schedule-3', fixedKeys: 3, tail: 'buckets' },
-  scheduleFew: { file: 'schedule-3', fixedKeys: 3, tail: 'few' },
-  cancel: { file: 'cancel-3', fixedKeys: 3, tail: 'none' },
-  get: { file: 'get-4', fixedKeys: 4, tail: 'none' },
-  claim: { file: 'claim-3', fixedKeys: 3, tail: 'buckets' },
-  claimFew: { file: 'claim-3', fixedKeys: 3, tail: 'few' },
-  ack: { file: 'ack-2', fixedKeys: 2, tail: 'none' },
-  ackMany: { file: 'ack-many-1', fixedKeys: 1, tail: 'buckets' },
-  ackManyFew: { file: 'ack-many-1', fixedKeys: 1, tail: 'few' },
-  fail: { file: 'fail-4', fixedKeys: 4, tail: 'none' },
-  release: { file: 'release-2', fixedKeys: 2, tail: 'buckets' },
+  schedule: { file: 'schedule-3', fixedKeys: 4, tail: 'buckets' },
+  scheduleFew: { file: 'schedule-3', fixedKeys: 4, tail: 'few' },
+  cancel: { file: 'cancel-3', fixedKeys: 4, tail: 'none' },
+  get: { file: 'get-4', fixedKeys: 5, tail: 'none' },
+  claim: { file: 'claim-3', fixedKeys: 5, tail: 'buckets' },
+  claimFew: { file: 'claim-3', fixedKeys: 5, tail: 'few' },
+  ack: { file: 'ack-2', fixedKeys: 3, tail: 'none' },
+  ackMany: { file: 'ack-many-1', fixedKeys: 2, tail: 'buckets' },
+  ackManyFew: { file: 'ack-many-1', fixedKeys: 2, tail: 'few' },
+  fail: { file: 'fail-4', fixedKeys: 5, tail: 'none' },
+  release: { file: 'release-2', fixedKeys: 3, tail: 'buckets' },
   stats: { file: 'stats-3', fixedKeys: 3, tail: 'none' },
   deadList: { file: 'dead-list-1', fixedKeys: 1, tail: 'buckets' },
-  deadReplay: { file: 'dead-replay-2', fixedKeys: 2, tail: 'buckets' },
-  deadPurge: { file: 'dead-purge-1', fixedKeys: 1, tail: 'buckets' },
+  deadReplay: { file: 'dead-replay-2', fixedKeys: 3, tail: 'buckets' },
+  deadPurge: { file: 'dead-purge-1', fixedKeys: 2, tail: 'buckets' },
+  layoutRegistry: { file: 'layout-registry-1', fixedKeys: 1, tail: 'none' },
+  layoutMark: { file: 'layout-mark-1', fixedKeys: 1, tail: 'none' },
+  migrateScan: { file: 'migrate-scan-1', fixedKeys: 1, tail: 'none' },
+  migrateExport: { file: 'migrate-export-4', fixedKeys: 4, tail: 'buckets' },
+  migrateImport: { file: 'migrate-import-4', fixedKeys: 4, tail: 'buckets' },
+  migrateDrop: { file: 'migrate-drop-4', fixedKeys: 4, tail: 'buckets' },
+  migrateUnimport: { file: 'migrate-unimport-3', fixedKeys: 3, tail: 'buckets' },
+  pendingList: { file: 'pending-list-1', fixedKeys: 1, tail: 'none' },
 } as const satisfies Record<string, ScriptSpec>;
 
 /** Names of the store's Lua scripts. */
@@ -65,16 +73,20 @@ export interface CommandHost {
 
 const INCLUDE = /^--\s*@include\s+([a-z-]+)\s*$/gm;
 
+/** A Lua file's source, embedded at build time (`lua-files.generated.ts`, written by `npm run build`). */
+function luaFile(name: string): string {
+  const source = LUA_FILES[name];
+  if (source === undefined) throw new Error(`packages/core/src/commands/${name}.lua is not embedded: rebuild the package (npm run build)`);
+  return source;
+}
+
 function readScript(file: string): string {
-  const source = readFileSync(new URL(`./${file}.lua`, import.meta.url), 'utf8');
-  return source.replace(INCLUDE, (_line, include: string) =>
-    readFileSync(new URL(`./includes/${include}.lua`, import.meta.url), 'utf8'),
-  );
+  return luaFile(file).replace(INCLUDE, (_line, include: string) => luaFile(`includes/${include}`));
 }
 
 let loaded: Map<ScriptName, LoadedScript> | undefined;
 
-/** Every script, read from disk once per process, includes expanded. */
+/** Every script, prepared once per process, includes expanded. */
 export function loadScripts(): ReadonlyMap<ScriptName, LoadedScript> {
   if (!loaded) {
     loaded = new Map();

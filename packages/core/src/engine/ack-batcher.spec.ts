@@ -4,6 +4,7 @@ import { AckBatcher, type AckOutcome } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { EventHub } from './event-hub.js';
 import { ServerClock } from './server-clock.js';
+import { TopicLayouts } from './topic-layouts.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 
 const SLOT: SlotRef = { topic: 'payment', slot: 0 };
@@ -14,7 +15,7 @@ function recordingContext(): { context: EngineContext; calls: string[][] } {
   const store = {
     ackMany: async (_slot: SlotRef, entries: readonly AckEntry[]) => {
       calls.push(entries.map((entry) => entry.id));
-      return entries.map(() => true);
+      return entries.map(() => 'acked' as const);
     },
   } as unknown as TimeoutStore;
   const context: EngineContext = {
@@ -22,6 +23,8 @@ function recordingContext(): { context: EngineContext; calls: string[][] } {
     events: new EventHub(() => undefined),
     logger: null,
     clock: new ServerClock(),
+    interceptors: [],
+    layouts: new TopicLayouts(() => store, new Map([['payment', 16]]), 1_000),
     sweepIntervalMs: 60_000,
     reportError: () => undefined,
     reportHealthy: () => undefined,

@@ -1,11 +1,14 @@
-import type { SlotRef } from '../store/timeout-store.js';
+import type { AckResult, SlotRef } from '../store/timeout-store.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { redisRetryDelayMs } from './retry-backoff.js';
 import type { TimeoutDelivery } from './timeout-delivery.js';
 
-/** How an ack ended: accepted, refused (the token was stale), or abandoned (Redis failed until the lease ended). */
-export type AckOutcome = 'accepted' | 'stale' | 'abandoned';
+/**
+ * How an ack ended: accepted, refused (the token was stale), abandoned (Redis failed until the lease
+ * ended), or forwarded (a slot migration moved the delivery: the worker acks it in the new slot).
+ */
+export type AckOutcome = 'accepted' | 'stale' | 'abandoned' | 'forwarded';
 
 /**
  * How long a finished delivery may wait for others of its slot before its ack is sent. Acks are off
@@ -33,8 +36,8 @@ export class AckBatcher {
   constructor(
     private readonly context: EngineContext,
     private readonly slot: SlotRef,
-    /** Called once per delivery when its ack is settled. */
-    private readonly settle: (delivery: TimeoutDelivery, outcome: AckOutcome) => void,
+    /** Called once per delivery when its ack is settled (`forwardedTo`: the slot a migration moved it to). */
+    private readonly settle: (delivery: TimeoutDelivery, outcome: AckOutcome, forwardedTo?: number) => void,
     /** Longest wait of a finished delivery for others to share its ack call (a fraction of the lease). */
     private readonly lingerMs: number = ACK_LINGER_MS,
   ) {}
@@ -73,10 +76,10 @@ export class AckBatcher {
     this.pending = [];
     this.flushing = true;
     this.context.store.ackMany(this.slot, batch).then(
-      (accepted) => {
+      (results) => {
         this.failures = 0;
         this.context.reportHealthy();
-        for (let i = 0; i < batch.length; i++) this.settleOne(batch[i]!, accepted[i] === true);
+        for (let i = 0; i < batch.length; i++) this.settleOne(batch[i]!, results[i]!);
         this.done(this.linger ? this.lingerMs : 0);
       },
       (error: unknown) => {
@@ -94,7 +97,12 @@ export class AckBatcher {
     );
   };
 
-  private settleOne(delivery: TimeoutDelivery, accepted: boolean): void {
+  private settleOne(delivery: TimeoutDelivery, result: AckResult): void {
+    if (typeof result === 'object') {
+      this.settle(delivery, 'forwarded', result.forwardedTo);
+      return;
+    }
+    const accepted = result === 'acked';
     if (!accepted) {
       this.context.logger?.warn(engineMessages.stale(delivery.topic, delivery.id, delivery.attempt, 'ack'), {
         topic: delivery.topic,

@@ -5,6 +5,8 @@ import type { TimeoutEvent } from '../types.js';
 import { TimeoutsStoppedError } from '../errors/timeouts-stopped.error.js';
 import { DuplicateHandlerError } from '../errors/duplicate-handler.error.js';
 import { UnknownTopicError } from '../errors/unknown-topic.error.js';
+import { InvalidTimeoutIdError } from '../errors/invalid-timeout-id.error.js';
+import { LEASE_EXPIRED_ERROR } from '../store/stored-error.js';
 
 const opened: DurableTimeouts[] = [];
 
@@ -131,6 +133,44 @@ describe('DurableTimeouts on the in-memory store', () => {
     const [letter] = await timeouts.listDead('payment');
     expect(letter).toMatchObject({ id: 'broken', attempts: 1, payload: null });
     expect(letter!.lastError).toMatch(/not valid JSON/);
+  });
+
+  it('refuses ids that are not well-formed Unicode, as on Redis', async () => {
+    const { timeouts } = createTestingTimeouts({ topics: { payment: {} } });
+    for (const id of ['id-\uD800', 'id-\uDBFF']) {
+      await expect(timeouts.schedule('payment', id, { delayMs: 1 })).rejects.toThrow(InvalidTimeoutIdError);
+      await expect(timeouts.get('payment', id)).rejects.toThrow(/lone UTF-16 surrogate/);
+    }
+  });
+
+  it('counts an expired lease as a failed attempt: a handler that never returns gets maxAttempts deliveries, then the dead letters', async () => {
+    const { timeouts, clock } = createTestingTimeouts({
+      topics: { payment: { slots: 1, leaseMs: 1_000, maxAttempts: 3, backoff: { baseMs: 100, capMs: 100 } } },
+    });
+    const deliveries: number[] = [];
+    const events: string[] = [];
+    timeouts.handle('payment', (event) => {
+      deliveries.push(event.attempt);
+      return new Promise(() => undefined);
+    });
+    timeouts.on('retried', (event) => events.push(`retried ${event.attempt} ${event.reason} ${event.error.message}`));
+    timeouts.on('dead', (event) => events.push(`dead ${event.attempts} ${event.reason}`));
+    await timeouts.start();
+    await timeouts.schedule('payment', 'poison', { at: clock.now() });
+    const deadline = Date.now() + 5_000;
+    while (!events.some((line) => line.startsWith('dead')) && Date.now() < deadline) {
+      // Past the lease, then past the retry backoff: each step lets the pollers claim again.
+      clock.advanceBy(deliveries.length > events.length ? 1_000 : 100);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(deliveries).toEqual([1, 2, 3]);
+    expect(events).toEqual([
+      `retried 1 lease_expired ${LEASE_EXPIRED_ERROR}`,
+      `retried 2 lease_expired ${LEASE_EXPIRED_ERROR}`,
+      'dead 3 lease_expired',
+    ]);
+    expect(await timeouts.get('payment', 'poison')).toMatchObject({ state: 'dead', attempt: 3, lastError: LEASE_EXPIRED_ERROR });
+    await timeouts.stop({ drainMs: 0 });
   });
 
   it('keeps the event signal usable and unaborted for a normal delivery', async () => {

@@ -1,7 +1,8 @@
 import type { TimeoutStore } from '../store/timeout-store.js';
-import type { DurableTimeoutsEvents, TimeoutLogger } from '../types.js';
+import type { DurableTimeoutsEvents, TimeoutInterceptor, TimeoutLogger } from '../types.js';
 import type { EventHub } from './event-hub.js';
 import type { ServerClock } from './server-clock.js';
+import type { TopicLayouts } from './topic-layouts.js';
 
 /** What the parts of the engine share: the store, events, the logger and the store clock. */
 export interface EngineContext {
@@ -9,6 +10,10 @@ export interface EngineContext {
   readonly events: EventHub<DurableTimeoutsEvents>;
   readonly logger: TimeoutLogger | null;
   readonly clock: ServerClock;
+  /** Hooks around scheduling and handling, in the order they were added (see `TimeoutInterceptor`). */
+  readonly interceptors: readonly TimeoutInterceptor[];
+  /** Where each topic's timeouts live (slot counts, routes, slot migrations). */
+  readonly layouts: TopicLayouts;
   readonly sweepIntervalMs: number;
   /** Emits `error` and logs the first failure of an outage (not every retry of it). */
   reportError(error: unknown, operation: string, topic?: string): void;

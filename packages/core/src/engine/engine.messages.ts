@@ -5,6 +5,12 @@ export const engineMessages = {
   deadLettered: (topic: string, id: string, attempts: number) =>
     `Handler of topic "${topic}" failed for "${id}" on its last attempt (${attempts}); moved to the dead letters. ` +
     'Inspect with listDead(), then replayDead() or purgeDead().',
+  leaseExpired: (topic: string, id: string, attempt: number, retryAt: number) =>
+    `The lease of "${id}" (topic "${topic}", attempt ${attempt}) expired before an ack: its worker died or its handler ` +
+    `ran longer than leaseMs. Counted as a failed attempt; retrying at ${new Date(retryAt).toISOString()}.`,
+  deadByStore: (topic: string, id: string, reason: string, error: string) =>
+    `Timeout "${id}" of topic "${topic}" moved to the dead letters (${reason}): ${error}. ` +
+    'Inspect with listDead(), then replayDead() or purgeDead().',
   stale: (topic: string, id: string, attempt: number, operation: string) =>
     `The ${operation} of "${id}" (topic "${topic}", attempt ${attempt}) was refused: its lease expired or it was rescheduled ` +
     'meanwhile, so another delivery owns it now. Keep handlers shorter than leaseMs (or raise leaseMs).',

@@ -143,7 +143,7 @@ export class SlotPoller {
     try {
       this.wakeHint = Number.POSITIVE_INFINITY;
       const sentAt = performance.now();
-      result = await context.store.claim(ref, limit, worker.options.leaseMs);
+      result = await context.store.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry);
       const receivedAt = performance.now();
       this.lastCycleAt = receivedAt;
       this.failures = 0;

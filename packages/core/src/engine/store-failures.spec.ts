@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { DurableTimeouts } from '../durable-timeouts.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { MemoryTimeoutStore } from '../testing/memory-timeout-store.js';
-import type { AckEntry, ClaimResult, SlotRef } from '../store/timeout-store.js';
+import type { AckEntry, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { DurableTimeoutsEvents, DurableTimeoutsOptions } from '../types.js';
 
 /** A memory store whose claim and ackMany fail a given number of times first, like Redis going away. */
@@ -10,12 +10,12 @@ class FlakyStore extends MemoryTimeoutStore {
   claimFailures = 0;
   ackFailures = 0;
 
-  override async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
+  override async claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> {
     if (this.claimFailures > 0) {
       this.claimFailures--;
       throw new Error('connect ECONNREFUSED (claim)');
     }
-    return super.claim(slot, limit, leaseMs);
+    return super.claim(slot, limit, leaseMs, expiry);
   }
 
   override async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
@@ -75,7 +75,8 @@ describe('the engine when the store fails', () => {
   it('gives an ack up once the lease has ended: no fired, no stale, the timeout runs again', async () => {
     const clock = new ManualClock();
     const store = new FlakyStore(clock);
-    const timeouts = open({ store, topics: { payment: { slots: 1, leaseMs: 100 } }, logger: null });
+    // No backoff: the expired lease (a failed attempt) is retried at once.
+    const timeouts = open({ store, topics: { payment: { slots: 1, leaseMs: 100, backoff: { baseMs: 0 } } }, logger: null });
     const seen: string[] = [];
     timeouts.on('fired', () => seen.push('fired'));
     timeouts.on('stale', () => seen.push('stale'));

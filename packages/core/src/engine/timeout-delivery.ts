@@ -24,6 +24,8 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   durationMs = 0;
   /** Handed back to the store on shutdown: whatever the handler does next is not acked. */
   released = false;
+  /** What an interceptor kept with the timeout when it was scheduled (e.g. a trace context). */
+  carried: string | undefined;
   private controller: AbortController | undefined;
 
   constructor(

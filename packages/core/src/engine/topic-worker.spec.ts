@@ -1,27 +1,30 @@
 import { describe, expect, it } from '@jest/globals';
-import type { SlotRef, TimeoutStore } from '../store/timeout-store.js';
+import type { TimeoutStore } from '../store/timeout-store.js';
 import { resolveOptions } from '../validation/options.js';
 import type { EngineContext } from './engine-context.js';
 import { EventHub } from './event-hub.js';
 import { ServerClock } from './server-clock.js';
 import type { SlotPoller } from './slot-poller.js';
+import { TopicLayouts } from './topic-layouts.js';
 import { TopicWorker } from './topic-worker.js';
 
 /** A worker of topic `payment` with 16 slots; reserve() needs no store. */
 function worker(concurrency: number, batchSize: number): TopicWorker {
   const options = resolveOptions({ connection: 'redis://unused', topics: { payment: { concurrency, batchSize } } }).topics.get('payment')!;
+  const store = {} as TimeoutStore;
   const context: EngineContext = {
-    store: {} as TimeoutStore,
+    store,
     events: new EventHub(() => undefined),
     logger: null,
     clock: new ServerClock(),
+    interceptors: [],
+    layouts: new TopicLayouts(() => store, new Map([['payment', options.slots]]), 1_000),
     sweepIntervalMs: 60_000,
     reportError: () => undefined,
     reportHealthy: () => undefined,
     storeOpen: true,
   };
-  const refs: SlotRef[] = Array.from({ length: options.slots }, (_, slot) => ({ topic: 'payment', slot }));
-  return new TopicWorker(context, 'payment', options, () => undefined, refs);
+  return new TopicWorker(context, 'payment', options, () => undefined);
 }
 
 /** Reserves for `poller` as its next claim asking for `wanted`. */

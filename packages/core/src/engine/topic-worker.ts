@@ -1,6 +1,7 @@
-import type { ClaimedTimeout, ClaimResult, SlotRef } from '../store/timeout-store.js';
+import type { AckEntry, ClaimedTimeout, ClaimIncident, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
 import { parseStoredPayload } from '../validation/safe-json.js';
+import { splitCarried } from './carried-context.js';
 import { ACK_LINGER_MS, AckBatcher, type AckOutcome } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
@@ -8,6 +9,9 @@ import { retryDelayMs } from './retry-backoff.js';
 import { SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { toError } from './to-error.js';
+
+/** Most slots one ack, fail or release follows after slot migrations moved its delivery (one per migration). */
+const MAX_FORWARDS = 4;
 
 /**
  * Runs the handler of one topic in this instance: owns the topic's slot pollers, bounds how many
@@ -27,11 +31,17 @@ import { toError } from './to-error.js';
 export class TopicWorker {
   /** Whether the pollers run (between `start` and `halt`). */
   active = false;
-  readonly pollers: readonly SlotPoller[];
-  private readonly ackBatchers: readonly AckBatcher[];
+  /** One poller per slot this instance polls (index = slot); more or fewer when a migration changes the topic's slots. */
+  readonly pollers: SlotPoller[] = [];
+  /** Pollers of slots no longer polled, until their last claim has come back. */
+  private retired: SlotPoller[] = [];
+  /** One per slot ever polled: deliveries of a slot that is no longer polled still need their acks. */
+  private readonly ackBatchers: AckBatcher[] = [];
+  private readonly lingerMs: number;
   private readonly running = new Set<TimeoutDelivery>();
   private readonly parked: SlotPoller[] = [];
   private readonly minClaim: number;
+  private readonly expiry: LeaseExpiryPolicy;
   private inFlightCount = 0;
   private reserved = 0;
   /** Deliveries not yet settled: running, or waiting for their ack or fail to be recorded. */
@@ -44,18 +54,40 @@ export class TopicWorker {
     readonly topic: string,
     readonly options: ResolvedTopicOptions,
     private readonly handler: TimeoutHandler<unknown>,
-    /** One `SlotRef` per slot, index = slot (shared with the engine so the store sees the same objects). */
-    private readonly refs: readonly SlotRef[],
   ) {
-    this.pollers = refs.map((ref) => new SlotPoller(this, context, ref));
-    const lingerMs = Math.min(ACK_LINGER_MS, Math.floor(options.leaseMs / 10));
-    this.ackBatchers = refs.map((ref) => new AckBatcher(context, ref, this.settleAck, lingerMs));
+    this.lingerMs = Math.min(ACK_LINGER_MS, Math.floor(options.leaseMs / 10));
+    this.resize();
     this.minClaim = Math.min(options.batchSize, Math.max(1, Math.floor(options.concurrency / 4)));
+    this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
   }
 
   /** Handlers of this topic running now. */
   get inFlight(): number {
     return this.inFlightCount;
+  }
+
+  /**
+   * Polls as many slots as the topic's layout holds now (`TopicLayouts.polledSlots`): new slots get
+   * a poller (started when the worker runs), slots no longer used lose theirs.
+   */
+  resize(): void {
+    const count = this.context.layouts.polledSlots(this.topic);
+    while (this.ackBatchers.length < count) {
+      const ref = this.ref(this.ackBatchers.length);
+      this.ackBatchers.push(new AckBatcher(this.context, ref, this.settleAck, this.lingerMs));
+    }
+    while (this.pollers.length < count) {
+      const poller = new SlotPoller(this, this.context, this.ref(this.pollers.length));
+      this.pollers.push(poller);
+      if (this.active) poller.start();
+    }
+    while (this.pollers.length > count) {
+      const poller = this.pollers.pop()!;
+      poller.halt();
+      this.retired.push(poller);
+      const parkedAt = this.parked.indexOf(poller);
+      if (parkedAt >= 0) this.parked.splice(parkedAt, 1);
+    }
   }
 
   /** Starts every slot poller. */
@@ -74,7 +106,7 @@ export class TopicWorker {
 
   /** Settles when no poller has a claim out any more. */
   async pollersSettled(): Promise<void> {
-    await Promise.all(this.pollers.map((poller) => poller.settled));
+    await Promise.all([...this.pollers, ...this.retired].map((poller) => poller.settled));
   }
 
   /**
@@ -116,17 +148,25 @@ export class TopicWorker {
     return idle;
   }
 
-  /** Starts the handler for every timeout of a claim. */
+  /** Reports what a claim retried or dead-lettered instead of claiming, then starts the handler for every timeout it claimed. */
   dispatch(slot: number, result: ClaimResult): void {
+    for (const incident of result.incidents) this.reportIncident(incident);
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {
-      const parsed = parseStoredPayload(claimed.payload);
+      const { carried, payload } = splitCarried(claimed.payload);
+      const parsed = parseStoredPayload(payload);
       const delivery = new TimeoutDelivery<unknown>(this.topic, slot, claimed, parsed.ok ? parsed.value : null);
       delivery.leaseExpiresAt = leaseExpiresAt;
+      delivery.carried = carried;
       this.outstanding++;
       if (parsed.ok) this.runHandler(delivery);
       else this.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
     }
+  }
+
+  /** The policy the store applies to this topic's expired leases. */
+  get leaseExpiry(): LeaseExpiryPolicy {
+    return this.expiry;
   }
 
   /**
@@ -134,11 +174,11 @@ export class TopicWorker {
    * handlers and acks (`fireDue`). Returns how many were run.
    */
   async fireDueSlot(slot: number): Promise<number> {
-    const ref = this.refs[slot]!;
+    const ref = this.ref(slot);
     let count = 0;
     for (;;) {
       const sentAt = performance.now();
-      const result = await this.context.store.claim(ref, this.options.batchSize, this.options.leaseMs);
+      const result = await this.context.store.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry);
       this.context.clock.sample(result.now, sentAt, performance.now());
       this.dispatch(slot, result);
       count += result.claimed.length;
@@ -151,7 +191,8 @@ export class TopicWorker {
   async releaseClaimed(ref: SlotRef, claimed: readonly ClaimedTimeout[]): Promise<void> {
     if (claimed.length === 0) return;
     try {
-      this.reportReleased(await this.context.store.release(ref, claimed));
+      const result = await this.context.store.release(ref, claimed);
+      this.reportReleased(result.released + (await this.releaseForwarded(result.forwarded, claimed)));
     } catch (error) {
       this.context.reportError(error, 'release', this.topic);
     }
@@ -174,7 +215,8 @@ export class TopicWorker {
   /**
    * Shutdown past `drainMs`: aborts the signal of every handler still running and hands its
    * timeout back as due now, without spending an attempt. Whatever those handlers do next is
-   * neither acked nor recorded as a failure.
+   * neither acked nor recorded as a failure, so their deliveries are settled here: `idle` does not
+   * wait for a handler that ignores its signal.
    */
   async releaseRunning(reason: Error): Promise<void> {
     if (this.running.size === 0) return;
@@ -186,11 +228,13 @@ export class TopicWorker {
       if (group) group.push(delivery);
       else bySlot.set(delivery.slot, [delivery]);
     }
+    for (let i = 0; i < this.running.size; i++) this.settle();
     let released = 0;
     await Promise.all(
       [...bySlot].map(async ([slot, deliveries]) => {
         try {
-          released += await this.context.store.release(this.refs[slot]!, deliveries);
+          const result = await this.context.store.release(this.ref(slot), deliveries);
+          released += result.released + (await this.releaseForwarded(result.forwarded, deliveries));
         } catch (error) {
           this.context.reportError(error, 'release', this.topic);
         }
@@ -213,9 +257,21 @@ export class TopicWorker {
     delivery.startedAt = performance.now();
     delivery.latenessMs = Math.max(0, Math.round(this.context.clock.now() - delivery.dueAt));
     const handler = this.handler;
+    const { interceptors } = this.context;
     let outcome: unknown;
     try {
-      outcome = handler(delivery as TimeoutEvent<unknown>);
+      if (interceptors.length === 0) {
+        outcome = handler(delivery as TimeoutEvent<unknown>);
+      } else {
+        // The first interceptor added is the outermost one.
+        let run = () => handler(delivery as TimeoutEvent<unknown>);
+        for (let i = interceptors.length - 1; i >= 0; i--) {
+          const { handling } = interceptors[i]!;
+          const inner = run;
+          if (handling) run = () => handling(delivery, delivery.carried, inner);
+        }
+        outcome = run();
+      }
     } catch (error) {
       this.onHandlerFailed(delivery, error);
       return;
@@ -232,15 +288,15 @@ export class TopicWorker {
 
   private onHandlerReturned(delivery: TimeoutDelivery<unknown>): void {
     this.finishRunning(delivery);
-    if (delivery.released) this.settle();
+    // A released delivery was settled when it was released.
+    if (delivery.released) return;
     // Linger only while claiming goes on and nobody waits for this topic to be idle.
-    else this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
+    this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
   }
 
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {
     this.finishRunning(delivery);
-    if (delivery.released) this.settle();
-    else this.recordFailure(delivery, toError(thrown), false);
+    if (!delivery.released) this.recordFailure(delivery, toError(thrown), false);
   }
 
   private finishRunning(delivery: TimeoutDelivery<unknown>): void {
@@ -255,26 +311,52 @@ export class TopicWorker {
     this.resumeParked();
   }
 
+  /** Emits the event (and logs the line) of a timeout a claim retried or dead-lettered itself. */
+  private reportIncident(incident: ClaimIncident): void {
+    const { topic } = this;
+    const { events, logger } = this.context;
+    const { id, attempts, error: text } = incident;
+    const error = new Error(text);
+    const logContext = { topic, id, attempt: attempts, error: text };
+    if (incident.kind === 'lease_retried') {
+      logger?.warn(engineMessages.leaseExpired(topic, id, attempts, incident.at), logContext);
+      events.emit('retried', { topic, id, attempt: attempts, retryAt: incident.at, error, reason: 'lease_expired' });
+      return;
+    }
+    const reason = incident.kind === 'lease_dead' ? 'lease_expired' : incident.kind;
+    logger?.error(engineMessages.deadByStore(topic, id, reason, text), logContext);
+    events.emit('dead', { topic, id, attempts, error, reason });
+  }
+
   /** A handler threw (or the payload could not be read: `final`, straight to the dead letters). */
   private recordFailure(delivery: TimeoutDelivery<unknown>, error: Error, final: boolean): void {
     const { topic, id, attempt, fencingToken } = delivery;
     const { context, options } = this;
+    const failure = {
+      error: error.message || error.name,
+      retryDelayMs: retryDelayMs(attempt, options.backoff),
+      maxAttempts: final ? attempt : options.maxAttempts,
+    };
     context.store
-      .fail(this.refs[delivery.slot]!, id, fencingToken, {
-        error: error.message || error.name,
-        retryDelayMs: retryDelayMs(attempt, options.backoff),
-        maxAttempts: final ? attempt : options.maxAttempts,
+      .fail(this.ref(delivery.slot), id, fencingToken, failure)
+      // A slot migration moved the delivery: the failure is recorded in its new slot.
+      .then(async (result) => {
+        for (let hops = 0; result.outcome === 'forwarded' && hops < MAX_FORWARDS; hops++) {
+          result = await context.store.fail(this.ref(result.slot), id, fencingToken, failure);
+        }
+        return result;
       })
       .then(
         (result) => {
           context.reportHealthy();
           const logContext = { topic, id, attempt, error: error.message };
+          const timing = final ? {} : { latenessMs: delivery.latenessMs, durationMs: delivery.durationMs };
           if (result.outcome === 'retried') {
             context.logger?.warn(engineMessages.handlerFailed(topic, id, attempt, result.retryAt), logContext);
-            context.events.emit('retried', { topic, id, attempt, retryAt: result.retryAt, error });
+            context.events.emit('retried', { topic, id, attempt, retryAt: result.retryAt, error, reason: 'handler', ...timing });
           } else if (result.outcome === 'dead') {
             context.logger?.error(engineMessages.deadLettered(topic, id, attempt), logContext);
-            context.events.emit('dead', { topic, id, attempts: attempt, error });
+            context.events.emit('dead', { topic, id, attempts: attempt, error, reason: final ? 'corrupt' : 'handler', ...timing });
           } else {
             context.logger?.warn(engineMessages.stale(topic, id, attempt, 'failure record'), logContext);
             context.events.emit('stale', { topic, id, attempt, fencingToken });
@@ -286,8 +368,13 @@ export class TopicWorker {
       .finally(() => this.settle());
   }
 
-  private readonly settleAck = (delivery: TimeoutDelivery, outcome: AckOutcome): void => {
+  private readonly settleAck = (delivery: TimeoutDelivery, outcome: AckOutcome, forwardedTo?: number, hops = 0): void => {
     const { events } = this.context;
+    if (outcome === 'forwarded') {
+      if (hops < MAX_FORWARDS) this.forwardAck(delivery, forwardedTo!, hops + 1);
+      else this.settleAck(delivery, 'stale');
+      return;
+    }
     if (outcome === 'accepted') {
       if (events.has('fired')) {
         events.emit('fired', {
@@ -304,6 +391,43 @@ export class TopicWorker {
     }
     this.settle();
   };
+
+  /** Acks in its new slot a delivery that a slot migration moved while its handler ran. */
+  private forwardAck(delivery: TimeoutDelivery, slot: number, hops: number): void {
+    this.context.store.ackMany(this.ref(slot), [delivery]).then(
+      ([result]) => {
+        if (typeof result === 'object') this.settleAck(delivery, 'forwarded', result.forwardedTo, hops);
+        else this.settleAck(delivery, result === 'acked' ? 'accepted' : 'stale');
+      },
+      // Not acked: the lease in the new slot runs out and the timeout runs again (at-least-once).
+      (error: unknown) => {
+        this.context.reportError(error, 'ack', this.topic);
+        this.settleAck(delivery, 'abandoned');
+      },
+    );
+  }
+
+  /** Releases in their new slots the deliveries a slot migration moved; returns how many. */
+  private async releaseForwarded(moved: readonly { id: string; slot: number }[], deliveries: readonly AckEntry[]): Promise<number> {
+    let released = 0;
+    for (let hops = 0; moved.length > 0 && hops < MAX_FORWARDS; hops++) {
+      const next: { id: string; slot: number }[] = [];
+      for (const { id, slot } of moved) {
+        const delivery = deliveries.find((entry) => entry.id === id);
+        if (!delivery) continue;
+        const result = await this.context.store.release(this.ref(slot), [delivery]);
+        released += result.released;
+        next.push(...result.forwarded);
+      }
+      moved = next;
+    }
+    return released;
+  }
+
+  /** The reference of one slot of this topic (the same object every time). */
+  private ref(slot: number): SlotRef {
+    return this.context.layouts.slotRef(this.topic, slot);
+  }
 
   private settle(): void {
     this.outstanding--;

@@ -8,6 +8,9 @@ export const errorMessages = {
 
   idNotString: (type: string) => `Invalid timeout id: expected a string, got ${type}. Use a string id such as "order-123".`,
   idEmpty: () => 'Invalid timeout id: it is empty. Use a non-empty string such as "order-123".',
+  idNotWellFormed: (index: number) =>
+    `Invalid timeout id: it holds a lone UTF-16 surrogate at index ${index}, which has no UTF-8 form (two such ids would ` +
+    'become one stored timeout). Use well-formed text, e.g. encode binary ids as hex or base64.',
   idTooLong: (length: number, max: number) =>
     `Invalid timeout id: ${length} characters, the limit is ${max}. Use a shorter id (e.g. a hash of the long one).`,
 
@@ -47,6 +50,20 @@ export const errorMessages = {
   duplicateHandler: (topic: string) =>
     `Topic "${topic}" already has a handler in this instance: register exactly one handler per topic.`,
   handlerNotFunction: (topic: string, type: string) => `The handler of topic "${topic}" must be a function, got ${type}.`,
+
+  slotsMismatch: (topic: string, configured: number, recorded: string) =>
+    `Topic "${topic}" is configured with ${configured} slots, but its timeouts are stored with ${recorded.replace('>', ' (moving to ')}` +
+    `${recorded.includes('>') ? ')' : ''} slots. Starting would miss timeouts or fire them twice. Set topics.${topic}.slots back to ` +
+    `${recorded.split('>').at(-1)}, or move the stored timeouts first: timeouts.migrateSlots('${topic}', ${configured}) ` +
+    `(or \`durable-timeout migrate-slots ${topic} ${configured}\`), which is safe while instances run.`,
+  topicMigrating: (topic: string, slots: number, waitedMs: number) =>
+    `A slot of topic "${topic}" is being moved to ${slots} slots; waited ${Math.round(waitedMs)} ms for it. Retry the call ` +
+    '(schedule is an upsert). If this persists, a migration stopped half-way: run migrateSlots again to finish it.',
+  otherMigrationRunning: (topic: string, from: number, running: number, asked: number) =>
+    `Topic "${topic}" is already being moved from ${from} to ${running} slots; a move to ${asked} cannot start before it ends. ` +
+    `Finish it first (migrateSlots('${topic}', ${running}), which resumes it), then move to ${asked}.`,
+  invalidSlotCount: (topic: string, slots: unknown) =>
+    `Invalid slot count ${String(slots)} for topic "${topic}": use a power of two from 1 to 1024.`,
 
   optionsNotObject: () => 'new DurableTimeouts(options) needs an options object with at least `topics`.',
   noTopics: () => 'Option `topics` must be an object with at least one topic, e.g. { topics: { payment: {} } }.',

@@ -8,6 +8,8 @@ export { PayloadTooLargeError } from './payload-too-large.error.js';
 export { TimeoutsStoppedError } from './timeouts-stopped.error.js';
 export { DuplicateHandlerError } from './duplicate-handler.error.js';
 export { InvalidOptionsError } from './invalid-options.error.js';
+export { TopicSlotsMismatchError } from './topic-slots-mismatch.error.js';
+export { TopicMigratingError } from './topic-migrating.error.js';
 export { RedisUnavailableError } from '../store/redis-unavailable.error.js';
 export { RedisReplyError } from '../store/redis-reply.error.js';
 export { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';

@@ -37,6 +37,24 @@ describe('CallDeadlines', () => {
     expect(await secondOutcome).toBe('second late');
   });
 
+  it('measures the timeout on the monotonic clock: wall-clock steps neither expire nor extend a call', async () => {
+    const deadlines = new CallDeadlines(1_000);
+    let outcome = 'pending';
+    const settled = deadlines.run(never(), () => new Error('late')).catch((error: Error) => {
+      outcome = error.message;
+    });
+    // An NTP step forward of an hour must not fail a call that has waited 500 ms...
+    jest.setSystemTime(Date.now() + 3_600_000);
+    jest.advanceTimersByTime(500);
+    await Promise.resolve();
+    expect(outcome).toBe('pending');
+    // ...and a step back of two hours must not keep it waiting past its timeout.
+    jest.setSystemTime(Date.now() - 7_200_000);
+    jest.advanceTimersByTime(600);
+    await settled;
+    expect(outcome).toBe('late');
+  });
+
   it('stops its timer when nothing is waiting', async () => {
     const deadlines = new CallDeadlines(100);
     await deadlines.run(Promise.resolve(1), () => new Error('late'));

@@ -1,4 +1,5 @@
 interface Waiter {
+  /** `performance.now()` at which the call fails. */
   deadline: number;
   reject: (error: Error) => void;
   makeError: () => Error;
@@ -8,7 +9,8 @@ interface Waiter {
  * Deadlines for many concurrent calls with one shared timer instead of a timer per call, which
  * matters at tens of thousands of schedules a second. Every call gets the same timeout, so the
  * insertion order of the set is also deadline order and a sweep stops at the first live waiter.
- * Precision is `resolutionMs`.
+ * Precision is `resolutionMs`. Time is the monotonic `performance.now()`: a step of the wall clock
+ * (NTP, a VM resumed) neither fails a healthy call nor lets one wait on a stalled Redis for ever.
  */
 export class CallDeadlines {
   private readonly waiters = new Set<Waiter>();
@@ -19,14 +21,10 @@ export class CallDeadlines {
     private readonly resolutionMs = Math.max(5, Math.min(50, Math.floor(timeoutMs / 10))),
   ) {}
 
-  /**
-   * Settles with `promise`, or rejects with `makeError()` when it has not settled within the
-   * timeout. A `deadline` earlier than now + timeout may be given (it then expires at a sweep
-   * that reaches it; it never delays the expiry of the waiters added before it).
-   */
-  run<T>(promise: Promise<T>, makeError: () => Error, deadline = Date.now() + this.timeoutMs): Promise<T> {
+  /** Settles with `promise`, or rejects with `makeError()` when it has not settled within the timeout. */
+  run<T>(promise: Promise<T>, makeError: () => Error): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter = { deadline, reject, makeError };
+      const waiter: Waiter = { deadline: performance.now() + this.timeoutMs, reject, makeError };
       this.waiters.add(waiter);
       this.arm();
       promise.then(
@@ -49,7 +47,7 @@ export class CallDeadlines {
   }
 
   private sweep(): void {
-    const now = Date.now();
+    const now = performance.now();
     for (const waiter of this.waiters) {
       if (waiter.deadline > now) break;
       this.waiters.delete(waiter);

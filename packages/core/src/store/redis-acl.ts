@@ -6,7 +6,24 @@ export const REDIS_STORE_COMMANDS = {
   /** Running the scripts: EVALSHA, and EVAL when the server does not have a script yet (NOSCRIPT). */
   scripts: ['evalsha', 'eval'],
   /** Called by the scripts. */
-  insideScripts: ['time', 'zadd', 'zrem', 'zrange', 'zrangebyscore', 'zscore', 'zcard', 'hget', 'hset', 'hdel', 'incrby', 'publish'],
+  insideScripts: [
+    'time',
+    'zadd',
+    'zrem',
+    'zrange',
+    'zrangebyscore',
+    'zscore',
+    'zcard',
+    'hget',
+    'hset',
+    'hsetnx',
+    'hkeys',
+    'hdel',
+    'get',
+    'set',
+    'pexpire',
+    'publish',
+  ],
   /** Called by the store itself: server clock, liveness, wake-ups, clean close. */
   direct: ['time', 'ping', 'subscribe', 'unsubscribe', 'quit'],
   /**
@@ -14,6 +31,8 @@ export const REDIS_STORE_COMMANDS = {
    * carry on when INFO is denied, but then the "no append-only file" warning cannot be given.
    */
   info: ['info'],
+  /** The admin command line (`@durable-timeout/cli`) reads the topic registry `<prefix>:topics` (read-only key permission). */
+  registry: ['hgetall'],
   /** Extra for a Redis Cluster: ioredis reads the slot map and the cluster state, and follows ASK redirects. */
   cluster: ['cluster|slots', 'cluster|info', 'asking'],
 } as const;
@@ -31,10 +50,11 @@ export interface AclRulesOptions {
  * prefix only, its wake-up channels only, and only the commands the store sends. Use it as the tail
  * of `ACL SETUSER <name> on ><password> <rules>` (on every node of a cluster), e.g. for `dt`:
  *
- * `resetkeys resetchannels ~dt:{* &dt:wake:* -@all +evalsha +eval +time +zadd ... +info`
+ * `resetkeys resetchannels ~dt:{* ~dt:topics &dt:wake:* -@all +evalsha +eval +time +zadd ... +info +hgetall`
  *
- * The key pattern `<prefix>:{*` is narrower than `<prefix>:*`: every key of the store is
- * `<prefix>:{<topic>:<slot>}:...`, so a user of prefix `dt` cannot reach the keys of prefix `dt:x`.
+ * The key patterns are narrower than `<prefix>:*`: every key of the store is
+ * `<prefix>:{<topic>:<slot>}:...` or the registry of topic slot counts `<prefix>:topics`, so a user
+ * of prefix `dt` cannot reach the keys of prefix `dt:x`.
  */
 export function aclRulesFor(prefix: string, options: AclRulesOptions = {}): string {
   const pattern = escapeGlob(prefix);
@@ -43,9 +63,10 @@ export function aclRulesFor(prefix: string, options: AclRulesOptions = {}): stri
     ...REDIS_STORE_COMMANDS.insideScripts,
     ...REDIS_STORE_COMMANDS.direct,
     ...(options.withoutInfo ? [] : REDIS_STORE_COMMANDS.info),
+    ...REDIS_STORE_COMMANDS.registry,
     ...(options.cluster ? REDIS_STORE_COMMANDS.cluster : []),
   ]);
-  return ['resetkeys', 'resetchannels', `~${pattern}:{*`, `&${pattern}:wake:*`, '-@all', ...[...commands].map((name) => `+${name}`)].join(' ');
+  return ['resetkeys', 'resetchannels', `~${pattern}:{*`, `~${pattern}:topics`, `&${pattern}:wake:*`, '-@all', ...[...commands].map((name) => `+${name}`)].join(' ');
 }
 
 /** Escapes the characters Redis glob patterns treat specially, so the prefix matches itself only. */

@@ -19,11 +19,13 @@ export function reconnectDelay(attempt: number): number {
 }
 
 /**
- * Defaults of the connections the store opens: reconnect forever, never drop a queued worker
- * command after N retries (interactive calls get their own deadline), pipeline concurrent calls
- * automatically. The caller's options win over these.
+ * Defaults of the connections the store opens: connect on first use (constructing opens no
+ * socket), reconnect forever, never drop a queued worker command after N retries (interactive
+ * calls get their own deadline), pipeline concurrent calls automatically. The caller's options
+ * win over these.
  */
 const OWNED_DEFAULTS: RedisOptions = {
+  lazyConnect: true,
   retryStrategy: reconnectDelay,
   maxRetriesPerRequest: null,
   enableAutoPipelining: true,
@@ -61,6 +63,7 @@ export function openConnection(connection: ConnectionOptions | undefined): Opene
   if ('cluster' in connection && Array.isArray(connection.cluster)) {
     const options: ClusterOptions = connection.options ?? {};
     const client = new Cluster(connection.cluster, {
+      lazyConnect: true,
       clusterRetryStrategy: reconnectDelay,
       enableAutoPipelining: true,
       ...options,
@@ -71,10 +74,14 @@ export function openConnection(connection: ConnectionOptions | undefined): Opene
   return { client: new Redis({ ...OWNED_DEFAULTS, ...(connection as RedisOptions) }), owned: true };
 }
 
-/** Closes a connection the store opened: a clean QUIT when Redis answers quickly, else a hard disconnect. */
+/**
+ * Closes a connection the store opened: a clean QUIT when the connection is ready and Redis
+ * answers within `timeoutMs`, else at once. Never a QUIT on a connection that is not ready:
+ * ioredis would queue it behind the commands waiting for the connection, and wait for ever.
+ */
 export async function closeConnection(client: RedisClient, timeoutMs: number): Promise<void> {
   if (client.status === 'end') return;
-  if (client.status !== 'ready') {
+  if (client.status !== 'ready' || timeoutMs <= 0) {
     client.disconnect();
     return;
   }

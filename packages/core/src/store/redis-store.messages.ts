@@ -21,4 +21,6 @@ export const redisStoreMessages = {
   callbackFailed: (callback: string, cause: string) =>
     `The ${callback} callback given to subscribe() threw: ${cause}. The store keeps listening; fix the callback.`,
   closed: () => 'The Redis timeout store was closed; create a new one.',
+  slotMoved: (slots: number) => `The slot was moved by a change of the topic's slot count: route the id by ${slots} slots.`,
+  slotLocked: (slots: number) => `A change of the topic's slot count to ${slots} is moving this slot's timeouts; call again shortly.`,
 } as const;

@@ -11,14 +11,27 @@ import { CallDeadlines } from './call-deadlines.js';
 import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
 import { WakeSubscriber } from './wake-subscriber.js';
+import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
+import { SlotLockedError } from './slot-locked.error.js';
+import { SlotMovedError } from './slot-moved.error.js';
 import type {
   AckEntry,
+  AckResult,
+  CopiedEntry,
+  ExportedEntries,
+  MovedEntry,
+  ReleaseResult,
+  SlotMarker,
+  TopicLayout,
   ClaimedTimeout,
+  ClaimIncident,
   ClaimResult,
+  LeaseExpiryPolicy,
   FailOutcome,
   SlotRef,
   SlotStats,
   StoredDeadLetter,
+  StoredPendingEntry,
   StoredTimeout,
   StoreFailure,
   StoreScheduleEntry,
@@ -107,7 +120,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   constructor(options: RedisTimeoutStoreOptions = {}) {
     const prefix = options.prefix ?? 'dt';
     if (!PREFIX_PATTERN.test(prefix)) throw new InvalidStoreOptionError(redisStoreMessages.invalidPrefix(prefix));
-    const commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
+    const commandTimeoutMs = options.commandTimeoutMs ?? ENGINE_DEFAULTS.commandTimeoutMs;
     if (!Number.isFinite(commandTimeoutMs) || commandTimeoutMs <= 0) {
       throw new InvalidStoreOptionError(`Invalid commandTimeoutMs ${commandTimeoutMs}: use a positive number of milliseconds.`);
     }
@@ -163,7 +176,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
     if (this.closed) return Promise.reject(new StoreClosedError(redisStoreMessages.closed()));
     return new Promise((resolve, reject) => {
-      const batchKey = `${slot.topic}\u0000${slot.slot}`;
+      const batchKey = scheduleBatchKey(slot);
       let batch = this.scheduleBatches.get(batchKey);
       if (!batch) {
         batch = { slot, entries: [] };
@@ -177,13 +190,28 @@ export class RedisTimeoutStore implements TimeoutStore {
   private flushSchedules(): void {
     const batches = [...this.scheduleBatches.values()];
     this.scheduleBatches.clear();
-    for (const batch of batches) {
-      for (let start = 0; start < batch.entries.length; start += SCHEDULE_BATCH) {
-        const entries = batch.entries.slice(start, start + SCHEDULE_BATCH);
-        this.runScheduleBatch(batch.slot, entries).catch((error: unknown) => {
-          for (const pending of entries) pending.reject(error);
-        });
-      }
+    for (const batch of batches) this.sendScheduleBatch(batch);
+  }
+
+  /**
+   * Sends the schedules of `slot` still waiting for the end of the tick, before a call on one of
+   * its ids goes out: one connection delivers commands in the order they are sent, so calls on one
+   * id take effect in the order they were made (`schedule` then `cancel` cancels it).
+   */
+  private flushSlot(slot: SlotRef): void {
+    const batchKey = scheduleBatchKey(slot);
+    const batch = this.scheduleBatches.get(batchKey);
+    if (!batch) return;
+    this.scheduleBatches.delete(batchKey);
+    this.sendScheduleBatch(batch);
+  }
+
+  private sendScheduleBatch(batch: { slot: SlotRef; entries: PendingSchedule[] }): void {
+    for (let start = 0; start < batch.entries.length; start += SCHEDULE_BATCH) {
+      const entries = batch.entries.slice(start, start + SCHEDULE_BATCH);
+      this.runScheduleBatch(batch.slot, entries).catch((error: unknown) => {
+        for (const pending of entries) pending.reject(error);
+      });
     }
   }
 
@@ -196,10 +224,10 @@ export class RedisTimeoutStore implements TimeoutStore {
     const distinct = [...new Set(buckets)];
     const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
     const script = chosen ? 'scheduleFew' : 'schedule';
-    const scriptKeys = [keys.due, keys.lease, keys.dead, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
-    const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot];
+    const scriptKeys = [keys.due, keys.lease, keys.dead, keys.layout, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0];
     entries.forEach(({ id, entry }, i) => {
-      const keyIndex = 4 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!);
+      const keyIndex = 5 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!);
       if (entry.at === undefined) args.push(id, keyIndex, 'd', Math.round(entry.delayMs ?? 0), entry.payload);
       else args.push(id, keyIndex, 'a', Math.round(entry.at), entry.payload);
     });
@@ -212,22 +240,28 @@ export class RedisTimeoutStore implements TimeoutStore {
       for (const bucket of distinct) if (hint.length < FEW_BUCKETS && !hint.includes(bucket)) hint.push(bucket);
     }
     entries.forEach((pending, i) => {
-      pending.resolve({ outcome: mapCode(SCHEDULE_OUTCOMES, reply[2 * i], 'schedule'), dueAt: Number(reply[2 * i + 1]) });
+      const code = reply[2 * i];
+      // An entry a slot migration refused (its bucket is being moved, or was moved): that call is routed again.
+      const refused = typeof code === 'string' ? routingError(new Error(code)) : undefined;
+      if (refused) pending.reject(refused);
+      else pending.resolve({ outcome: mapCode(SCHEDULE_OUTCOMES, code, 'schedule'), dueAt: Number(reply[2 * i + 1]) });
     });
   }
 
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
+    this.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const reply = await this.interactive('cancel', () =>
-      this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id)], [id]),
+      this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
     );
     return mapCode(CANCEL_RESULTS, reply, 'cancel');
   }
 
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
+    this.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const reply = await this.interactive('get', () =>
-      this.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id)], [id]),
+      this.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
     );
     if (reply === null) return null;
     const [state, dueAt, scheduledAt, attempt, fencingToken, leaseExpiresAt, lastError, payload] = tuple(reply, 'get', 8);
@@ -250,55 +284,46 @@ export class RedisTimeoutStore implements TimeoutStore {
    * that claim was not a full batch; the script changes nothing and says so when it needs another
    * bucket (or an expired lease waits), and the claim is made again with every bucket.
    */
-  async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
+  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const hintKey = `${slot.topic}\u0000${slot.slot}`;
     const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
-    const args: ScriptArg[] = [take, Math.max(1, Math.round(leaseMs)), RECOVER_PER_CLAIM, DATA_BUCKETS, FEW_BUCKETS];
+    const args: ScriptArg[] = [
+      take,
+      Math.max(1, Math.round(leaseMs)),
+      RECOVER_PER_CLAIM,
+      DATA_BUCKETS,
+      FEW_BUCKETS,
+      expiry.maxAttempts,
+      expiry.backoff.baseMs,
+      expiry.backoff.capMs,
+      Math.random(),
+    ];
+    const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout];
     const hint = this.claimHints.get(hintKey);
     let reply: unknown = 0;
     if (hint !== undefined) {
       const chosen = padBuckets(hint);
-      reply = await this.run('claimFew', [keys.due, keys.lease, keys.seq, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
+      reply = await this.run('claimFew', [...fixed, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
     }
-    if (reply === 0) reply = await this.run('claim', [keys.due, keys.lease, keys.seq, ...keys.buckets], args);
-    if (!Array.isArray(reply) || reply.length < 5 || (reply.length - 5) % 6 !== 0 || !Array.isArray(reply[4])) {
-      throw unexpected('claim', reply);
-    }
-    const claimed: ClaimedTimeout[] = [];
-    for (let i = 5; i < reply.length; i += 6) {
-      claimed.push({
-        id: String(reply[i]),
-        dueAt: Number(reply[i + 1]),
-        scheduledAt: Number(reply[i + 2]),
-        attempt: Number(reply[i + 3]),
-        fencingToken: Number(reply[i + 4]),
-        payload: String(reply[i + 5]),
-      });
-    }
-    const result: ClaimResult = {
-      claimed,
-      now: Number(reply[0]),
-      nextDueAt: reply[1] === null ? null : Number(reply[1]),
-      recovered: Number(reply[2]),
-      nextLeaseExpiresAt: reply[3] === null ? null : Number(reply[3]),
-    };
+    if (reply === 0) reply = await this.run('claim', [...fixed, ...keys.buckets], args);
+    const result = decodeClaim(reply);
     // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
-    if (take > 0 && claimed.length >= take) this.claimHints.delete(hintKey);
-    else this.claimHints.set(hintKey, (reply[4] as unknown[]).map(Number));
+    if (take > 0 && result.claimed.length >= take) this.claimHints.delete(hintKey);
+    else this.claimHints.set(hintKey, ((reply as unknown[])[4] as unknown[]).map(Number));
     return result;
   }
 
-  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean> {
+  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id)], [id, fencingToken]);
-    return mapFlag(reply, 'ack');
+    const reply = await this.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
+    return ackResult(reply, 'ack');
   }
 
   /** Passes only the buckets of the acked ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
-  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
+  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const results: boolean[] = [];
+    const results: AckResult[] = [];
     for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
       const batch = entries.slice(start, start + ENTRY_BATCH);
       const buckets = batch.map((entry) => bucketOf(entry.id));
@@ -307,21 +332,21 @@ export class RedisTimeoutStore implements TimeoutStore {
       let reply: unknown;
       if (distinct.length <= FEW_BUCKETS) {
         const chosen = padBuckets(distinct);
-        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 2 + chosen.indexOf(buckets[i]!)));
-        reply = await this.run('ackManyFew', [keys.lease, ...chosen.map((bucket) => keys.buckets[bucket]!)], args);
+        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 3 + chosen.indexOf(buckets[i]!)));
+        reply = await this.run('ackManyFew', [keys.lease, keys.fwd, ...chosen.map((bucket) => keys.buckets[bucket]!)], args);
       } else {
-        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 2 + buckets[i]!));
-        reply = await this.run('ackMany', [keys.lease, ...keys.buckets], args);
+        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 3 + buckets[i]!));
+        reply = await this.run('ackMany', [keys.lease, keys.fwd, ...keys.buckets], args);
       }
       if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
-      for (const flag of reply) results.push(mapFlag(flag, 'ackMany'));
+      for (const code of reply) results.push(ackResult(code, 'ackMany'));
     }
     return results;
   }
 
   async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.run('fail', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id)], [
+    const reply = await this.run('fail', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [
       id,
       fencingToken,
       Math.max(0, Math.round(failure.retryDelayMs)),
@@ -338,24 +363,28 @@ export class RedisTimeoutStore implements TimeoutStore {
         return { outcome: 'retried', retryAt: Number(reply[1]) };
       case 2:
         return { outcome: 'dead', deadAt: Number(reply[1]) };
+      case 3:
+        return { outcome: 'forwarded', slot: Number(reply[1]) };
       default:
         throw unexpected('fail', reply);
     }
   }
 
-  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<number> {
+  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    let released = 0;
+    const result: ReleaseResult = { released: 0, forwarded: [] };
     for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
       const batch = entries.slice(start, start + ENTRY_BATCH);
-      const reply = await this.run('release', [keys.due, keys.lease, ...keys.buckets], [
+      const reply = await this.run('release', [keys.due, keys.lease, keys.fwd, ...keys.buckets], [
         this.keys.wakeChannel(slot.topic),
         slot.slot,
         ...batch.flatMap((entry) => [entry.id, entry.fencingToken]),
       ]);
-      released += count(reply, 'release');
+      if (!Array.isArray(reply) || reply.length < 1) throw unexpected('release', reply);
+      result.released += count(reply[0], 'release');
+      for (let i = 1; i + 1 < reply.length; i += 2) result.forwarded.push({ id: String(reply[i]), slot: Number(reply[i + 1]) });
     }
-    return released;
+    return result;
   }
 
   async stats(slot: SlotRef): Promise<SlotStats> {
@@ -393,21 +422,104 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    this.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const replayBatch = (batch: readonly string[]) =>
       this.interactive('replayDead', () =>
-        this.run('deadReplay', [keys.due, keys.dead, ...keys.buckets], [this.keys.wakeChannel(slot.topic), slot.slot, DEAD_BATCH, ...batch]),
+        this.run('deadReplay', [keys.due, keys.dead, keys.layout, ...keys.buckets], [
+          this.keys.wakeChannel(slot.topic),
+          slot.slot,
+          DEAD_BATCH,
+          slot.slots ?? 0,
+          ...batch,
+        ]),
       ).then((reply) => count(reply, 'deadReplay'));
     return this.inBatches(ids, replayBatch);
   }
 
   async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    this.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const purgeBatch = (batch: readonly string[]) =>
-      this.interactive('purgeDead', () => this.run('deadPurge', [keys.dead, ...keys.buckets], [DEAD_BATCH, ...batch])).then((reply) =>
+      this.interactive('purgeDead', () => this.run('deadPurge', [keys.dead, keys.layout, ...keys.buckets], [DEAD_BATCH, slot.slots ?? 0, ...batch])).then((reply) =>
         count(reply, 'deadPurge'),
       );
     return this.inBatches(ids, purgeBatch);
+  }
+
+  async readLayout(topic: string): Promise<TopicLayout | null> {
+    return this.layoutCall('read', topic);
+  }
+
+  async claimLayout(topic: string, slots: number): Promise<TopicLayout> {
+    return (await this.layoutCall('claim', topic, slots))!;
+  }
+
+  async beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    return (await this.layoutCall('begin', topic, from, to))!;
+  }
+
+  async finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    return (await this.layoutCall('finish', topic, from, to))!;
+  }
+
+  private async layoutCall(operation: string, topic: string, ...operands: number[]): Promise<TopicLayout | null> {
+    const reply = await this.interactive('layout', () => this.run('layoutRegistry', [this.keys.topics], [operation, topic, ...operands]));
+    if (reply === null) return null;
+    const layout = parseLayout(reply);
+    if (!layout) throw unexpected('layoutRegistry', reply);
+    return layout;
+  }
+
+  async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const value = marker === null ? '' : marker.movingBucket === undefined ? String(marker.slots) : `move:${marker.slots}:${marker.movingBucket}`;
+    await this.interactive('markSlot', () => this.run('layoutMark', [keys.layout], [value, this.keys.wakeChannel(slot.topic)]));
+  }
+
+  async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('bucketIds', () => this.run('migrateScan', [keys.buckets[bucket]!], []));
+    if (!Array.isArray(reply)) throw unexpected('migrateScan', reply);
+    return reply.map(String);
+  }
+
+  async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('exportEntries', () => this.run('migrateExport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], ids));
+    if (!Array.isArray(reply) || reply.length % 4 !== 1) throw unexpected('migrateExport', reply);
+    const entries: MovedEntry[] = [];
+    for (let i = 1; i < reply.length; i += 4) {
+      entries.push({ id: String(reply[i]), state: mapCode(STATES, reply[i + 1], 'migrateExport'), score: Number(reply[i + 2]), value: String(reply[i + 3]) });
+    }
+    return { counter: Number(reply[0]) || 0, entries };
+  }
+
+  async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('importEntries', () =>
+      this.run('migrateImport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], [
+        this.keys.wakeChannel(slot.topic),
+        slot.slot,
+        counter,
+        ...entryArgs(entries),
+      ]),
+    );
+    return flags(reply, entries.length, 'migrateImport');
+  }
+
+  async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const args = entries.flatMap((entry) => [...entryArgs([entry]), entry.target]);
+    const reply = await this.interactive('dropEntries', () => this.run('migrateDrop', [keys.due, keys.lease, keys.dead, keys.fwd, ...keys.buckets], args));
+    return flags(reply, entries.length, 'migrateDrop');
+  }
+
+  async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('unimportEntries', () => this.run('migrateUnimport', [keys.due, keys.lease, keys.dead, ...keys.buckets], entryArgs(entries)));
+    return count(reply, 'migrateUnimport');
   }
 
   /**
@@ -420,6 +532,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     topics: readonly string[],
     onWake: (slot: SlotRef, dueAt: number) => void,
     onResubscribed: () => void,
+    onLayout?: (topic: string) => void,
   ): Promise<() => Promise<void>> {
     this.assertOpen();
     // A cluster subscriber connects to a node the cluster client knows: let it learn them first.
@@ -431,6 +544,10 @@ export class RedisTimeoutStore implements TimeoutStore {
       onResubscribed: () => this.guard('onResubscribed', onResubscribed),
       onMessage: (channel, message) => {
         const topic = this.keys.topicOfChannel(channel);
+        if (topic !== undefined && message === 'layout') {
+          if (onLayout) this.guard('onLayout', () => onLayout(topic));
+          return;
+        }
         const colon = message.indexOf(':');
         if (topic === undefined || colon < 0) return;
         const slot = Number(message.slice(0, colon));
@@ -438,8 +555,14 @@ export class RedisTimeoutStore implements TimeoutStore {
         if (Number.isInteger(slot) && slot >= 0 && Number.isFinite(dueAt)) this.guard('onWake', () => onWake({ topic, slot }, dueAt));
       },
     });
-    await subscriber.start();
+    // Known to `close` while it starts, so a close meanwhile ends it too.
     this.subscribers.add(subscriber);
+    try {
+      await subscriber.start();
+    } catch (error) {
+      this.subscribers.delete(subscriber);
+      throw error;
+    }
     return async () => {
       if (!this.subscribers.delete(subscriber)) return;
       await subscriber.close();
@@ -460,13 +583,30 @@ export class RedisTimeoutStore implements TimeoutStore {
     return performance.now() - started;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Closes the wake-up subscriptions and the connection this store opened (never one it was
+   * given). A clean QUIT is sent only when Redis answers within `quitWithinMs` (default
+   * `commandTimeoutMs`; 0 closes at once). Idempotent.
+   */
+  async close(quitWithinMs = this.commandTimeoutMs): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const subscribers = [...this.subscribers];
     this.subscribers.clear();
-    await Promise.all(subscribers.map((subscriber) => subscriber.close()));
-    if (this.owned) await closeConnection(this.client, this.commandTimeoutMs);
+    await Promise.all([
+      ...subscribers.map((subscriber) => subscriber.close(quitWithinMs)),
+      this.owned ? closeConnection(this.client, quitWithinMs) : undefined,
+    ]);
+  }
+
+  async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
+    if (limit <= 0) return [];
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.interactive('listPending', () => this.run('pendingList', [keys.due], [Math.max(0, offset), limit]));
+    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
+    const entries: StoredPendingEntry[] = [];
+    for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
+    return entries;
   }
 
   private async run(name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
@@ -474,7 +614,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     const { command, numberOfKeys } = this.commands.get(name)!;
     if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
     const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
-    return call(...keys, ...args);
+    return call(...keys, ...args).catch((error: unknown) => {
+      throw routingError(error) ?? error;
+    });
   }
 
   /**
@@ -487,8 +629,11 @@ export class RedisTimeoutStore implements TimeoutStore {
       new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation);
     try {
       const status = this.client.status;
-      if (status !== 'ready' && status !== 'wait') {
-        await this.waitReady(Date.now() + this.commandTimeoutMs, () =>
+      if (status !== 'ready') {
+        // Not yet connected (connections open on first use): connect now rather than let the call
+        // wait in ioredis' offline queue, where it would outlive its deadline and run later.
+        if (status === 'wait') this.client.connect().catch(() => undefined);
+        await this.waitReady(() =>
           expired(this.lastConnectionError ? `connection ${status}: ${this.lastConnectionError}` : `connection ${status}`),
         );
       }
@@ -502,14 +647,14 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   /** One shared wait for the connection to become ready, so thousands of calls add one listener. */
-  private waitReady(deadline: number, onTimeout: () => Error): Promise<void> {
+  private waitReady(onTimeout: () => Error): Promise<void> {
     this.readyWait ??= new Promise<void>((resolve) => {
       this.client.once('ready', () => {
         this.readyWait = undefined;
         resolve();
       });
     });
-    return this.deadlines.run(this.readyWait, onTimeout, deadline);
+    return this.deadlines.run(this.readyWait, onTimeout);
   }
 
   private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
@@ -571,6 +716,88 @@ function padBuckets(buckets: readonly number[]): number[] {
   const filler = padded[0] ?? 0;
   while (padded.length < FEW_BUCKETS) padded.push(filler);
   return padded;
+}
+
+const STATE_CODES: Record<TimeoutState, number> = { pending: 1, firing: 2, dead: 3 };
+
+/** Moved entries as the migration scripts take them: id, state code, score, stored value. */
+function entryArgs(entries: readonly MovedEntry[]): ScriptArg[] {
+  return entries.flatMap((entry) => [entry.id, STATE_CODES[entry.state], entry.score, entry.value]);
+}
+
+function flags(reply: unknown, length: number, script: string): boolean[] {
+  if (!Array.isArray(reply) || reply.length !== length) throw unexpected(script, reply);
+  return reply.map((flag) => mapFlag(flag, script));
+}
+
+/** A registry value, `<slots>` or `<from>><to>`, as a `TopicLayout`; undefined when it is neither. */
+function parseLayout(value: unknown): TopicLayout | undefined {
+  const match = typeof value === 'string' ? /^(\d{1,4})(?:>(\d{1,4}))?$/.exec(value) : null;
+  if (!match) return undefined;
+  return match[2] === undefined ? { slots: Number(match[1]) } : { slots: Number(match[1]), migratingTo: Number(match[2]) };
+}
+
+/** An ack script's answer for one entry: 1, 0, or 'fwd:<slot>'. */
+function ackResult(code: unknown, script: string): AckResult {
+  if (code === 1) return 'acked';
+  if (code === 0) return 'stale';
+  const forward = typeof code === 'string' ? /^fwd:(\d+)$/.exec(code) : null;
+  if (!forward) throw unexpected(script, code);
+  return { forwardedTo: Number(forward[1]) };
+}
+
+/** Where a batch of schedules waits for the end of the tick: one batch per slot and routing layout. */
+function scheduleBatchKey(slot: SlotRef): string {
+  return `${slot.topic}\u0000${slot.slot}\u0000${slot.slots ?? 0}`;
+}
+
+/** The typed error of a script's refusal by `check_layout` (includes/stored.lua), or undefined for any other error. */
+function routingError(error: unknown): Error | undefined {
+  const match = error instanceof Error ? /^DT(MOVED|LOCKED) (\d+)/.exec(error.message) : null;
+  if (!match) return undefined;
+  const slots = Number(match[2]);
+  return match[1] === 'MOVED'
+    ? new SlotMovedError(redisStoreMessages.slotMoved(slots), slots)
+    : new SlotLockedError(redisStoreMessages.slotLocked(slots), slots);
+}
+
+const INCIDENT_KINDS: Record<number, ClaimIncident['kind']> = { 1: 'lease_retried', 2: 'lease_dead', 3: 'corrupt', 4: 'missing' };
+
+/** The reply of the claim script (see its header) as a `ClaimResult`. */
+function decodeClaim(reply: unknown): ClaimResult {
+  if (!Array.isArray(reply) || reply.length < 6 || (reply.length - 6) % 6 !== 0 || !Array.isArray(reply[4]) || !Array.isArray(reply[5])) {
+    throw unexpected('claim', reply);
+  }
+  const claimed: ClaimedTimeout[] = [];
+  for (let i = 6; i < reply.length; i += 6) {
+    claimed.push({
+      id: String(reply[i]),
+      dueAt: Number(reply[i + 1]),
+      scheduledAt: Number(reply[i + 2]),
+      attempt: Number(reply[i + 3]),
+      fencingToken: Number(reply[i + 4]),
+      payload: String(reply[i + 5]),
+    });
+  }
+  const given = reply[5] as unknown[];
+  const incidents: ClaimIncident[] = [];
+  for (let i = 0; i + 4 < given.length; i += 5) {
+    incidents.push({
+      id: String(given[i]),
+      kind: mapCode(INCIDENT_KINDS, given[i + 1], 'claim'),
+      attempts: Number(given[i + 2]),
+      at: Number(given[i + 3]),
+      error: String(given[i + 4]),
+    });
+  }
+  return {
+    claimed,
+    incidents,
+    now: Number(reply[0]),
+    nextDueAt: reply[1] === null ? null : Number(reply[1]),
+    recovered: Number(reply[2]),
+    nextLeaseExpiresAt: reply[3] === null ? null : Number(reply[3]),
+  };
 }
 
 function unexpected(script: string, reply: unknown): RedisReplyError {

@@ -9,3 +9,9 @@ export function truncateError(error: string): string {
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return error.slice(0, end);
 }
+
+/**
+ * The last error stored with a timeout whose lease expired. The claim script writes the same text
+ * (`LEASE_EXPIRED` in commands/includes/stored.lua); the store contract checks both stores agree.
+ */
+export const LEASE_EXPIRED_ERROR = 'lease expired: the worker died or the handler ran longer than leaseMs';

@@ -12,12 +12,18 @@ describe('TimeoutKeys', () => {
       lease: 'dt:{payment:3}:lease',
       dead: 'dt:{payment:3}:dead',
       seq: 'dt:{payment:3}:seq',
+      layout: 'dt:{payment:3}:layout',
+      fwd: 'dt:{payment:3}:fwd',
     });
     expect(slot.buckets).toHaveLength(DATA_BUCKETS);
     expect(slot.buckets[0]).toBe('dt:{payment:3}:d:0');
-    for (const key of [slot.due, slot.lease, slot.dead, slot.seq, ...slot.buckets]) {
+    for (const key of [slot.due, slot.lease, slot.dead, slot.seq, slot.layout, slot.fwd, ...slot.buckets]) {
       expect(key.slice(key.indexOf('{'), key.indexOf('}') + 1)).toBe(keys.hashTag('payment', 3));
     }
+  });
+
+  it('keeps the registry of topic layouts in one key of the prefix', () => {
+    expect(keys.topics).toBe('dt:topics');
   });
 
   it('never puts an id into a key name', () => {

@@ -10,6 +10,10 @@ export interface SlotKeys {
   dead: string;
   /** Counter the fencing tokens of the slot are drawn from. */
   seq: string;
+  /** The slot's layout marker: set only by a change of the topic's slot count. */
+  layout: string;
+  /** HASH id -> fencing token of deliveries a change of slot count moved to another slot. */
+  fwd: string;
   /** The data buckets (HASH id -> packed meta and payload), index = `bucketOf(id)`. */
   buckets: readonly string[];
 }
@@ -20,7 +24,10 @@ export interface SlotKeys {
  *
  * - `dt:{payment:3}:due`, `dt:{payment:3}:lease`, `dt:{payment:3}:dead` (ZSETs),
  * - `dt:{payment:3}:seq` (string counter),
+ * - `dt:{payment:3}:layout` (string) and `dt:{payment:3}:fwd` (HASH), written only when the
+ *   topic's slot count changes,
  * - `dt:{payment:3}:d:0` ... `dt:{payment:3}:d:127` (HASH data buckets),
+ * - `dt:topics` (HASH topic -> slot count): the slot count each topic was first used with,
  * - channel `dt:wake:payment` (wake-up notifications of the topic).
  *
  * Ids never appear in key names, so `{`, `}` and `:` inside an id cannot disturb the hash tag.
@@ -39,7 +46,15 @@ export class TimeoutKeys {
       const base = `${this.prefix}:{${topic}:${slot}}`;
       const buckets: string[] = [];
       for (let bucket = 0; bucket < DATA_BUCKETS; bucket++) buckets.push(`${base}:d:${bucket}`);
-      keys = { due: `${base}:due`, lease: `${base}:lease`, dead: `${base}:dead`, seq: `${base}:seq`, buckets };
+      keys = {
+        due: `${base}:due`,
+        lease: `${base}:lease`,
+        dead: `${base}:dead`,
+        seq: `${base}:seq`,
+        layout: `${base}:layout`,
+        fwd: `${base}:fwd`,
+        buckets,
+      };
       this.cache.set(cacheKey, keys);
     }
     return keys;
@@ -48,6 +63,11 @@ export class TimeoutKeys {
   /** The data bucket key holding `id` in its slot. */
   dataKey(topic: string, slot: number, id: string): string {
     return this.slot(topic, slot).buckets[bucketOf(id)]!;
+  }
+
+  /** HASH topic -> slot count (or `<from>><to>` during a migration): the registry of topic layouts. */
+  get topics(): string {
+    return `${this.prefix}:topics`;
   }
 
   /** The hash tag shared by every key of a slot, e.g. `{payment:3}`. */

@@ -1,4 +1,4 @@
-import type { CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
+import type { BackoffOptions, CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
 
 /**
  * The storage port of the engine. `RedisTimeoutStore` is the real one; `MemoryTimeoutStore` (with a
@@ -27,19 +27,22 @@ export interface TimeoutStore {
   get(slot: SlotRef, id: string): Promise<StoredTimeout | null>;
 
   /**
-   * Atomically: returns expired leases to due, then moves up to `limit` due ids (due time <= now)
-   * into the lease set until `now + leaseMs`, bumping each one's attempt and giving it a new
-   * fencing token greater than every earlier token of that id. Returns them with their payloads,
-   * the store clock `now`, the earliest due time left in the slot (or null when none is pending) and
-   * the earliest lease expiry left in the slot (or null when nothing is firing).
+   * Atomically: deals with expired leases (each counts as a failed attempt: retried after the
+   * backoff of `expiry`, or dead-lettered once it has had `expiry.maxAttempts`), then moves up to
+   * `limit` due ids (due time <= now) into the lease set until `now + leaseMs`, bumping each one's
+   * attempt and giving it a new fencing token greater than every earlier token of that id. A due
+   * or leased id whose stored data is unreadable or missing is dead-lettered, never claimed, and
+   * never stops the claim. Returns the claimed timeouts with their payloads, what happened to the
+   * others (`incidents`), the store clock `now`, the earliest due time left in the slot (or null
+   * when none is pending) and the earliest lease expiry left in the slot (or null when nothing is firing).
    */
-  claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult>;
+  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult>;
 
-  /** Removes a fired timeout, only if `fencingToken` is still its current token. False when stale. */
-  ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean>;
+  /** Removes a fired timeout, only if `fencingToken` is still its current token. */
+  ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult>;
 
-  /** Acks many fired timeouts of one slot at once; returns one boolean per entry, in order. */
-  ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]>;
+  /** Acks many fired timeouts of one slot at once; returns one result per entry, in order. */
+  ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]>;
 
   /**
    * A handler failed. When the token is current: retry after `retryDelayMs` (from the store clock),
@@ -47,8 +50,11 @@ export interface TimeoutStore {
    */
   fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome>;
 
-  /** Hands claimed timeouts back as due now without spending an attempt (shutdown). Returns how many were released. */
-  release(slot: SlotRef, entries: readonly AckEntry[]): Promise<number>;
+  /**
+   * Hands claimed timeouts back as due now without spending an attempt (shutdown). Returns how
+   * many were released, and the ids a slot migration moved to their new slot (release them there).
+   */
+  release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult>;
 
   /** Counts of one slot and the due time of its oldest overdue pending timeout (null when none is overdue). */
   stats(slot: SlotRef): Promise<SlotStats>;
@@ -63,20 +69,55 @@ export interface TimeoutStore {
   /**
    * Subscribes to wake-ups: `onWake(slot, dueAt)` is called when a schedule lands ahead of a slot's
    * earliest due time (possibly from another process). `onResubscribed` is called after the
-   * subscription was re-established (wake-ups may have been missed meanwhile). Best effort: the
+   * subscription was re-established (wake-ups may have been missed meanwhile). `onLayout(topic)`
+   * is called when a slot migration changed a slot of the topic (`markSlot`). Best effort: the
    * engine's sweep covers lost notifications.
    */
   subscribe(
     topics: readonly string[],
     onWake: (slot: SlotRef, dueAt: number) => void,
     onResubscribed: () => void,
+    onLayout?: (topic: string) => void,
   ): Promise<() => Promise<void>>;
+
+  /** The slot count recorded for `topic`, or null when the topic was never used. */
+  readLayout(topic: string): Promise<TopicLayout | null>;
+  /** Records `slots` for `topic` when nothing is recorded yet; returns what is recorded. */
+  claimLayout(topic: string, slots: number): Promise<TopicLayout>;
+  /** Records that `topic` moves from `from` to `to` slots (also when it already does); returns what is recorded after. */
+  beginMigration(topic: string, from: number, to: number): Promise<TopicLayout>;
+  /** Records that `topic` finished moving from `from` to `to` slots (also when it already did); returns what is recorded after. */
+  finishMigration(topic: string, from: number, to: number): Promise<TopicLayout>;
+  /** Sets (or, with null, clears) the layout marker of a slot, and tells the topic's instances. */
+  markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void>;
+  /** The ids stored in one data bucket of a slot (`bucketOf(id)`), for a slot migration. */
+  bucketIds(slot: SlotRef, bucket: number): Promise<string[]>;
+  /** The entries of `ids` as stored (ids in no state are left out), and the slot's fencing counter. */
+  exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries>;
+  /**
+   * Writes moved entries into their new slot, each unless its id is already there (what is there
+   * is newer), and raises the slot's fencing counter to at least `counter`. One boolean per entry.
+   */
+  importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]>;
+  /**
+   * Removes moved entries from their old slot, each only if still exactly as exported; a firing
+   * one leaves a forward so its ack, fail or release reports `forwarded`. One boolean per entry.
+   */
+  dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]>;
+  /** Takes back imported entries (those whose drop failed), each only if still exactly as written. Returns how many. */
+  unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number>;
 
   /** Round trip to the store in ms; rejects when it does not answer. */
   ping(): Promise<number>;
 
   /** Closes what the store opened (never a connection it was given). */
   close(): Promise<void>;
+
+  /**
+   * Pending timeouts of one slot, earliest due first (ties in id byte order), from `offset`, at
+   * most `limit`: ids and due times only, for listings that merge the slots of a topic.
+   */
+  listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]>;
 }
 
 /** A topic as the store sees it. */
@@ -89,6 +130,59 @@ export interface StoreTopic {
 export interface SlotRef {
   topic: string;
   slot: number;
+  /**
+   * The slot count the caller routed the id by (`slot = slotOf(id, slots)`). Calls on one id
+   * (`schedule`, `cancel`, `get`, `replayDead`, `purgeDead`) are refused with `SlotMovedError` when
+   * a change of the topic's slot count moved the slot to another count. Omitted: not checked.
+   */
+  slots?: number;
+}
+
+/** A topic's slot count as the store records it: steady, or being migrated to `migratingTo`. */
+export interface TopicLayout {
+  slots: number;
+  migratingTo?: number;
+}
+
+/** What a change of slot count does to one slot (see `markSlot`). */
+export interface SlotMarker {
+  /** The slot count the slot is being moved to, or was moved to. */
+  slots: number;
+  /**
+   * While the slot is being moved: the data bucket being moved now. Calls on its ids wait
+   * (`SlotLockedError`) and claims skip them; ids of the buckets before it were moved (a call
+   * routed by another slot count gets `SlotMovedError`); ids of the buckets after it stay put.
+   * Omitted: the whole slot was moved.
+   */
+  movingBucket?: number;
+}
+
+/** One stored timeout as a slot migration moves it: opaque to anything but the store that wrote it. */
+export interface MovedEntry {
+  id: string;
+  state: TimeoutState;
+  /** Its score in the set of its state (due time, lease expiry, time of death). */
+  score: number;
+  /** The stored value, as the store keeps it. */
+  value: string;
+}
+
+/** What `exportEntries` read: the entries, and the slot's fencing counter. */
+export interface ExportedEntries {
+  counter: number;
+  entries: MovedEntry[];
+}
+
+/**
+ * What an ack did: removed the timeout (`acked`), changed nothing (`stale` token), or found that a
+ * slot migration moved the delivery to slot `forwardedTo` of the topic (ack it there).
+ */
+export type AckResult = 'acked' | 'stale' | { forwardedTo: number };
+
+/** A moved entry and the slot it was copied to, for `dropEntries`. */
+export interface CopiedEntry extends MovedEntry {
+  /** The slot the entry was copied to: a forward of a firing entry points there. */
+  target: number;
 }
 
 /** What `schedule` stores. Exactly one of `delayMs` (from the store clock) and `at` is set. */
@@ -125,14 +219,44 @@ export interface ClaimedTimeout {
   payload: string;
 }
 
+/** What a claim does with a timeout whose lease expired: the topic's retry policy. */
+export interface LeaseExpiryPolicy {
+  /** An expired lease whose timeout has had this many attempts sends it to the dead letters. */
+  maxAttempts: number;
+  /** Backoff before the retry of an expired lease (exponential with equal jitter). */
+  backoff: Required<BackoffOptions>;
+}
+
+/**
+ * What a claim did to a timeout other than claiming it:
+ * - `lease_retried`: its lease expired (its worker died or its handler outran `leaseMs`); it counts
+ *   as a failed attempt and runs again at `at`;
+ * - `lease_dead`: the same, on its last attempt: moved to the dead letters at `at`;
+ * - `corrupt`: its stored data could not be read (written by another tool or version, or damaged):
+ *   moved to the dead letters with the raw text as its payload;
+ * - `missing`: its id was due or leased but its data was gone: moved to the dead letters.
+ */
+export interface ClaimIncident {
+  id: string;
+  kind: 'lease_retried' | 'lease_dead' | 'corrupt' | 'missing';
+  /** Attempts made so far (0 when unknown: corrupt or missing). */
+  attempts: number;
+  /** Retry time (`lease_retried`) or time of death, store clock. */
+  at: number;
+  /** The error stored with the timeout. */
+  error: string;
+}
+
 /** Result of `claim`. */
 export interface ClaimResult {
   claimed: ClaimedTimeout[];
+  /** Timeouts the claim retried or dead-lettered instead of claiming (see `ClaimIncident`). */
+  incidents: ClaimIncident[];
   /** Store clock when the claim ran. */
   now: number;
   /** Earliest due time still pending in the slot (may be <= now when more than `limit` were due), or null. */
   nextDueAt: number | null;
-  /** How many expired leases went back to due in this claim. */
+  /** How many expired leases this claim dealt with (retried or dead-lettered). */
   recovered: number;
   /**
    * Earliest lease expiry left in the slot (the leases this claim just made included), or null when
@@ -157,8 +281,19 @@ export interface StoreFailure {
   maxAttempts: number;
 }
 
-/** What `fail` did. */
-export type FailOutcome = { outcome: 'retried'; retryAt: number } | { outcome: 'dead'; deadAt: number } | { outcome: 'stale' };
+/** What `fail` did (`forwarded`: a slot migration moved the delivery to `slot`; record the failure there). */
+export type FailOutcome =
+  | { outcome: 'retried'; retryAt: number }
+  | { outcome: 'dead'; deadAt: number }
+  | { outcome: 'stale' }
+  | { outcome: 'forwarded'; slot: number };
+
+/** What `release` did. */
+export interface ReleaseResult {
+  released: number;
+  /** Deliveries a slot migration moved to another slot of the topic: release them there. */
+  forwarded: { id: string; slot: number }[];
+}
 
 /** Counts of one slot. */
 export interface SlotStats {
@@ -179,4 +314,10 @@ export interface StoredDeadLetter {
   scheduledAt: number;
   /** JSON text. */
   payload: string;
+}
+
+/** A pending timeout as `listPending` lists it. */
+export interface StoredPendingEntry {
+  id: string;
+  dueAt: number;
 }

@@ -53,13 +53,13 @@ export class WakeSubscriber {
     }
   }
 
-  /** Unsubscribes and closes the connection. Idempotent. */
-  async close(): Promise<void> {
+  /** Closes the connection, with a clean QUIT when Redis answers within `timeoutMs` (default `closeTimeoutMs`). Idempotent. */
+  async close(timeoutMs = this.options.closeTimeoutMs): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const connection = this.connection;
     this.connection = undefined;
-    if (connection) await closeConnection(connection, this.options.closeTimeoutMs);
+    if (connection) await closeConnection(connection, timeoutMs);
   }
 
   private open(): Redis {

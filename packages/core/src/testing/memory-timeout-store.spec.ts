@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeTimeoutStoreContract } from '../store/timeout-store.contract.js';
+import { describeTimeoutStoreContract } from '../../test/timeout-store.contract.js';
 import { StoreClosedError } from '../store/store-closed.error.js';
 import type { SlotRef } from '../store/timeout-store.js';
 import { ManualClock } from './manual-clock.js';
@@ -34,7 +34,8 @@ describe('MemoryTimeoutStore', () => {
     clock.advanceBy(1);
     const { claimed, now } = await store.claim(slot, 10, 1_000);
     expect(now).toBe(1_060_000);
-    expect(claimed).toEqual([{ id: 'order-1', dueAt, scheduledAt: 1_000_000, attempt: 1, fencingToken: 1, payload: '{"amount":42}' }]);
+    // Fencing tokens start above the clock in 1/1024 ms, as in the Redis store.
+    expect(claimed).toEqual([{ id: 'order-1', dueAt, scheduledAt: 1_000_000, attempt: 1, fencingToken: 1_060_000 * 1024 + 1, payload: '{"amount":42}' }]);
   });
 
   it('wakes subscribers when the clock moves past a due time or a lease expiry', async () => {

@@ -1,12 +1,22 @@
 import type { CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
 import type {
   AckEntry,
+  AckResult,
+  CopiedEntry,
   ClaimedTimeout,
+  ClaimIncident,
+  ExportedEntries,
+  MovedEntry,
+  ReleaseResult,
+  SlotMarker,
+  TopicLayout,
   ClaimResult,
+  LeaseExpiryPolicy,
   FailOutcome,
   SlotRef,
   SlotStats,
   StoredDeadLetter,
+  StoredPendingEntry,
   StoredTimeout,
   StoreFailure,
   StoreScheduleEntry,
@@ -14,8 +24,12 @@ import type {
   TimeoutStore,
 } from '../store/timeout-store.js';
 import { StoreClosedError } from '../store/store-closed.error.js';
-import { truncateError } from '../store/stored-error.js';
+import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
+import { retryDelayMs } from '../engine/retry-backoff.js';
+import { DEFAULT_LEASE_EXPIRY } from '../validation/options.js';
 import { ManualClock } from './manual-clock.js';
+import { MemorySlotLayouts } from './memory-slot-layouts.js';
+import { bucketOf } from '../store/slot-of.js';
 import { testingMessages } from './testing.messages.js';
 
 /** Most timeouts one claim takes, as in the Redis store. */
@@ -48,6 +62,7 @@ interface MemorySlot {
 interface Subscription {
   topics: ReadonlySet<string>;
   onWake: (slot: SlotRef, dueAt: number) => void;
+  onLayout: ((topic: string) => void) | undefined;
 }
 
 /**
@@ -69,6 +84,7 @@ interface Subscription {
  */
 export class MemoryTimeoutStore implements TimeoutStore {
   private readonly slots = new Map<string, MemorySlot>();
+  private readonly layouts = new MemorySlotLayouts();
   private readonly subscriptions = new Set<Subscription>();
   private readonly stopClockListener: () => void;
   private closed = false;
@@ -89,6 +105,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
 
   async schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
     this.assertOpen();
+    this.layouts.check(slot, [id]);
     const now = this.clock.now();
     const dueAt = Math.round(entry.at ?? now + (entry.delayMs ?? 0));
     const state = this.slotState(slot);
@@ -114,6 +131,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
 
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
     this.assertOpen();
+    this.layouts.check(slot, [id]);
     const state = this.slotState(slot);
     const entry = state.entries.get(id);
     if (entry?.state === 'pending') {
@@ -125,6 +143,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
 
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
     this.assertOpen();
+    this.layouts.check(slot, [id]);
     const entry = this.slotState(slot).entries.get(id);
     if (!entry) return null;
     const stored: StoredTimeout = {
@@ -141,24 +160,25 @@ export class MemoryTimeoutStore implements TimeoutStore {
     return stored;
   }
 
-  async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
+  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
     this.assertOpen();
     const now = this.clock.now();
     const state = this.slotState(slot);
+    // Ids of the bucket a slot migration is moving are left alone until it is moved.
+    const busy = this.layouts.movingBucket(slot);
+    const movable = (entry: MemoryEntry) => busy === undefined || bucketOf(entry.id) !== busy;
     const expired = [...state.entries.values()]
-      .filter((entry) => entry.state === 'firing' && entry.leaseExpiresAt <= now)
+      .filter((entry) => entry.state === 'firing' && entry.leaseExpiresAt <= now && movable(entry))
       .sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || compareIds(a.id, b.id))
       .slice(0, RECOVER_PER_CLAIM);
-    for (const entry of expired) {
-      entry.state = 'pending';
-      entry.fencingToken = 0;
-      entry.leaseExpiresAt = 0;
-    }
+    const incidents: ClaimIncident[] = expired.map((entry) => this.expireLease(entry, now, expiry));
     const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
     const due = pendingInOrder(state)
-      .filter((entry) => entry.dueAt <= now)
+      .filter((entry) => entry.dueAt <= now && movable(entry))
       .slice(0, take);
     const leaseUntil = now + Math.max(1, Math.round(leaseMs));
+    // Tokens stay above the clock in 1/1024 ms, as in the Redis store (see take_tokens in stored.lua).
+    state.seq = Math.max(state.seq, now * 1024);
     const claimed: ClaimedTimeout[] = due.map((entry) => {
       state.seq += 1;
       entry.state = 'firing';
@@ -174,32 +194,59 @@ export class MemoryTimeoutStore implements TimeoutStore {
         payload: entry.payload,
       };
     });
-    return { claimed, now, nextDueAt: earliestPending(state), recovered: expired.length, nextLeaseExpiresAt: earliestLease(state) };
+    return {
+      claimed,
+      incidents,
+      now,
+      nextDueAt: earliestPending(state),
+      recovered: expired.length,
+      nextLeaseExpiresAt: earliestLease(state),
+    };
   }
 
-  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<boolean> {
+  /** An expired lease counts as a failed attempt: retried after the backoff, or dead on the last attempt. */
+  private expireLease(entry: MemoryEntry, now: number, expiry: LeaseExpiryPolicy): ClaimIncident {
+    entry.fencingToken = 0;
+    entry.leaseExpiresAt = 0;
+    entry.lastError = LEASE_EXPIRED_ERROR;
+    if (entry.attempt >= expiry.maxAttempts) {
+      entry.state = 'dead';
+      entry.dueAt = now;
+      return { id: entry.id, kind: 'lease_dead', attempts: entry.attempt, at: now, error: LEASE_EXPIRED_ERROR };
+    }
+    entry.state = 'pending';
+    entry.dueAt = now + retryDelayMs(entry.attempt, expiry.backoff);
+    return { id: entry.id, kind: 'lease_retried', attempts: entry.attempt, at: entry.dueAt, error: LEASE_EXPIRED_ERROR };
+  }
+
+  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
     this.assertOpen();
+    return this.ackOne(slot, id, fencingToken);
+  }
+
+  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
+    this.assertOpen();
+    return entries.map(({ id, fencingToken }) => this.ackOne(slot, id, fencingToken));
+  }
+
+  private ackOne(slot: SlotRef, id: string, fencingToken: number): AckResult {
     const state = this.slotState(slot);
-    if (!holds(state, id, fencingToken)) return false;
+    if (!holds(state, id, fencingToken)) {
+      const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
+      return forwardedTo === undefined ? 'stale' : { forwardedTo };
+    }
     state.entries.delete(id);
-    return true;
-  }
-
-  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
-    this.assertOpen();
-    const state = this.slotState(slot);
-    return entries.map(({ id, fencingToken }) => {
-      if (!holds(state, id, fencingToken)) return false;
-      state.entries.delete(id);
-      return true;
-    });
+    return 'acked';
   }
 
   async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
     this.assertOpen();
     const state = this.slotState(slot);
     const entry = state.entries.get(id);
-    if (!entry || !holds(state, id, fencingToken)) return { outcome: 'stale' };
+    if (!entry || !holds(state, id, fencingToken)) {
+      const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
+      return forwardedTo === undefined ? { outcome: 'stale' } : { outcome: 'forwarded', slot: forwardedTo };
+    }
     const now = this.clock.now();
     entry.lastError = truncateError(failure.error);
     entry.fencingToken = 0;
@@ -217,24 +264,28 @@ export class MemoryTimeoutStore implements TimeoutStore {
     return { outcome: 'retried', retryAt };
   }
 
-  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<number> {
+  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
     this.assertOpen();
     const now = this.clock.now();
     const state = this.slotState(slot);
     const before = earliestPending(state);
-    let released = 0;
+    const result: ReleaseResult = { released: 0, forwarded: [] };
     for (const { id, fencingToken } of entries) {
       const entry = state.entries.get(id);
-      if (!entry || !holds(state, id, fencingToken)) continue;
+      if (!entry || !holds(state, id, fencingToken)) {
+        const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
+        if (forwardedTo !== undefined) result.forwarded.push({ id, slot: forwardedTo });
+        continue;
+      }
       entry.state = 'pending';
       entry.dueAt = now;
-      entry.attempt -= 1;
+      entry.attempt = Math.max(0, entry.attempt - 1);
       entry.fencingToken = 0;
       entry.leaseExpiresAt = 0;
-      released += 1;
+      result.released += 1;
     }
-    if (released > 0) this.wakeIfAhead(slot, before, now);
-    return released;
+    if (result.released > 0) this.wakeIfAhead(slot, before, now);
+    return result;
   }
 
   async stats(slot: SlotRef): Promise<SlotStats> {
@@ -264,6 +315,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
 
   async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.assertOpen();
+    this.layouts.check(slot, ids);
     const now = this.clock.now();
     const state = this.slotState(slot);
     const before = earliestPending(state);
@@ -281,19 +333,106 @@ export class MemoryTimeoutStore implements TimeoutStore {
 
   async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.assertOpen();
+    this.layouts.check(slot, ids);
     const state = this.slotState(slot);
     const chosen = this.chosenDead(state, ids);
     for (const entry of chosen) state.entries.delete(entry.id);
     return chosen.length;
   }
 
+  async readLayout(topic: string): Promise<TopicLayout | null> {
+    this.assertOpen();
+    return this.layouts.read(topic);
+  }
+
+  async claimLayout(topic: string, slots: number): Promise<TopicLayout> {
+    this.assertOpen();
+    return this.layouts.claim(topic, slots);
+  }
+
+  async beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    this.assertOpen();
+    return this.layouts.begin(topic, from, to);
+  }
+
+  async finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    this.assertOpen();
+    return this.layouts.finish(topic, from, to);
+  }
+
+  async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
+    this.assertOpen();
+    this.layouts.mark(slot, marker);
+    for (const subscription of this.subscriptions) {
+      if (subscription.topics.has(slot.topic)) queueMicrotask(() => subscription.onLayout?.(slot.topic));
+    }
+  }
+
+  async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
+    this.assertOpen();
+    return [...this.slotState(slot).entries.keys()].filter((id) => bucketOf(id) === bucket);
+  }
+
+  async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    const entries: MovedEntry[] = [];
+    for (const id of ids) {
+      const entry = state.entries.get(id);
+      if (entry) entries.push({ id, state: entry.state, score: scoreOf(entry), value: JSON.stringify(entry) });
+    }
+    return { counter: state.seq, entries };
+  }
+
+  async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    state.seq = Math.max(state.seq, counter);
+    let earliest: number | null = null;
+    const written = entries.map((moved) => {
+      if (state.entries.has(moved.id)) return false;
+      state.entries.set(moved.id, JSON.parse(moved.value) as MemoryEntry);
+      if (moved.state !== 'dead' && (earliest === null || moved.score < earliest)) earliest = moved.score;
+      return true;
+    });
+    if (earliest !== null) this.notify(slot, earliest);
+    return written;
+  }
+
+  async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    return entries.map((moved) => {
+      const entry = state.entries.get(moved.id);
+      if (!entry || JSON.stringify(entry) !== moved.value) return false;
+      state.entries.delete(moved.id);
+      if (entry.state === 'firing') this.layouts.forward(slot, moved.id, entry.fencingToken, moved.target);
+      return true;
+    });
+  }
+
+  async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    let removed = 0;
+    for (const moved of entries) {
+      const entry = state.entries.get(moved.id);
+      if (entry && JSON.stringify(entry) === moved.value) {
+        state.entries.delete(moved.id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   async subscribe(
     topics: readonly string[],
     onWake: (slot: SlotRef, dueAt: number) => void,
     _onResubscribed: () => void,
+    onLayout?: (topic: string) => void,
   ): Promise<() => Promise<void>> {
     this.assertOpen();
-    const subscription: Subscription = { topics: new Set(topics), onWake };
+    const subscription: Subscription = { topics: new Set(topics), onWake, onLayout };
     this.subscriptions.add(subscription);
     return async () => {
       this.subscriptions.delete(subscription);
@@ -310,6 +449,15 @@ export class MemoryTimeoutStore implements TimeoutStore {
     this.closed = true;
     this.subscriptions.clear();
     this.stopClockListener();
+  }
+
+  async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
+    this.assertOpen();
+    if (limit <= 0) return [];
+    const start = Math.max(0, offset);
+    return pendingInOrder(this.slotState(slot))
+      .slice(start, start + limit)
+      .map((entry) => ({ id: entry.id, dueAt: entry.dueAt }));
   }
 
   private slotState(slot: SlotRef): MemorySlot {
@@ -393,6 +541,11 @@ function earliestLease(state: MemorySlot): number | null {
 /** Pending entries by due time, ties by id bytes: the order of a Redis sorted set. */
 function pendingInOrder(state: MemorySlot): MemoryEntry[] {
   return [...state.entries.values()].filter((entry) => entry.state === 'pending').sort((a, b) => a.dueAt - b.dueAt || compareIds(a.id, b.id));
+}
+
+/** An entry's score in the Redis set of its state. */
+function scoreOf(entry: MemoryEntry): number {
+  return entry.state === 'firing' ? entry.leaseExpiresAt : entry.dueAt;
 }
 
 /** Dead entries by time of death, ties by id bytes. */

@@ -7,4 +7,6 @@ export const testingMessages = {
     `ManualClock.set(${ms}) is before the clock's current time ${now}: a store clock never goes back, ` +
     'like the Redis server clock the engine relies on. Create a new ManualClock to start over.',
   closed: () => 'The in-memory timeout store was closed; create a new one.',
+  slotMoved: (slots: number) => `The slot was moved by a change of the topic's slot count: route the id by ${slots} slots.`,
+  slotLocked: (slots: number) => `A change of the topic's slot count to ${slots} is moving this slot's timeouts; call again shortly.`,
 } as const;

@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
-import type { TimeoutStore } from '../store/timeout-store.js';
+import type { LeaseExpiryPolicy, TimeoutStore } from '../store/timeout-store.js';
 import type { ConnectionOptions, DurableTimeoutsOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
 import { assertTopicName } from './topic-name.js';
 import { MAX_DELAY_MS } from './timing.js';
@@ -16,12 +16,22 @@ export const TOPIC_DEFAULTS: Readonly<ResolvedTopicOptions> = Object.freeze({
   maxPayloadBytes: 64 * 1024,
 });
 
-/** Defaults of the instance-wide options. */
+/** What a store's claim does with expired leases when the caller gives no policy: the topic defaults. */
+export const DEFAULT_LEASE_EXPIRY: Readonly<LeaseExpiryPolicy> = Object.freeze({
+  maxAttempts: TOPIC_DEFAULTS.maxAttempts,
+  backoff: TOPIC_DEFAULTS.backoff,
+});
+
+/** Defaults of the instance-wide options (`drainMs` is also the default of `stop()`). */
 export const ENGINE_DEFAULTS = Object.freeze({
   prefix: 'dt',
   sweepIntervalMs: 60_000,
   commandTimeoutMs: 1_000,
+  drainMs: 10_000,
 });
+
+/** Longest `drainMs` accepted (one hour). */
+export const MAX_DRAIN_MS = 3_600_000;
 
 /** `new DurableTimeouts(...)` options after defaults and validation. */
 export interface ResolvedOptions {
@@ -29,6 +39,7 @@ export interface ResolvedOptions {
   topics: ReadonlyMap<string, ResolvedTopicOptions>;
   sweepIntervalMs: number;
   commandTimeoutMs: number;
+  drainMs: number;
   logger: TimeoutLogger | null;
   store: TimeoutStore | undefined;
   connection: ConnectionOptions | undefined;
@@ -60,6 +71,7 @@ export function resolveOptions(options: DurableTimeoutsOptions): ResolvedOptions
     topics: resolvedTopics,
     sweepIntervalMs: integerIn('sweepIntervalMs', options.sweepIntervalMs, ENGINE_DEFAULTS.sweepIntervalMs, 100, 3_600_000),
     commandTimeoutMs: integerIn('commandTimeoutMs', options.commandTimeoutMs, ENGINE_DEFAULTS.commandTimeoutMs, 10, 60_000),
+    drainMs: resolveDrainMs(options.drainMs, ENGINE_DEFAULTS.drainMs),
     logger: resolveLogger(options.logger),
     store: resolveStore(options.store),
     connection: options.connection,
@@ -96,6 +108,14 @@ function resolveTopic(topic: string, options: TopicOptions | undefined): Resolve
     concurrency: integerIn(name('concurrency'), given.concurrency, TOPIC_DEFAULTS.concurrency, 1, 100_000),
     maxPayloadBytes: integerIn(name('maxPayloadBytes'), given.maxPayloadBytes, TOPIC_DEFAULTS.maxPayloadBytes, 4, 64 * 1024 * 1024),
   };
+}
+
+/**
+ * The one rule for `drainMs`, in the options and in `stop()`: a number of milliseconds from 0 to
+ * `MAX_DRAIN_MS`, rounded to a whole one; `fallback` when undefined.
+ */
+export function resolveDrainMs(value: unknown, fallback: number): number {
+  return integerIn('drainMs', typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : value, fallback, 0, MAX_DRAIN_MS);
 }
 
 /** The value, or the default when undefined; an integer within [min, max] or `InvalidOptionsError`. */

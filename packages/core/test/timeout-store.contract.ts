@@ -1,5 +1,7 @@
 /// <reference types="jest" />
-import type { SlotRef, TimeoutStore } from './timeout-store.js';
+import type { LeaseExpiryPolicy, SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
+import { LEASE_EXPIRED_ERROR } from '../src/store/stored-error.js';
+import { bucketOf } from '../src/store/slot-of.js';
 
 /** What one contract test gets from the store under test. */
 export interface StoreContractContext {
@@ -30,6 +32,19 @@ const LONG = 60_000;
 const SHORT = 150;
 /** Store time to let pass so that `SHORT` has surely ended. */
 const PAST_SHORT = 200;
+/** An expired lease is retried at once (no backoff), for tests that re-claim right after it. */
+const RETRY_AT_ONCE: LeaseExpiryPolicy = { maxAttempts: 16, backoff: { baseMs: 0, capMs: 0 } };
+
+/** `count` ids in distinct data buckets, in increasing bucket order. */
+function idsInBuckets(count: number): { id: string; bucket: number }[] {
+  const byBucket = new Map<number, string>();
+  for (let i = 0; byBucket.size < count * 8; i++) byBucket.set(bucketOf(`bucketed-${i}`), `bucketed-${i}`);
+  const buckets = [...byBucket.keys()].sort((a, b) => a - b);
+  return Array.from({ length: count }, (_, i) => {
+    const bucket = buckets[i * 4]!;
+    return { id: byBucket.get(bucket)!, bucket };
+  });
+}
 
 /**
  * The behaviour every `TimeoutStore` must have, as a Jest suite. Call it from a spec file with a
@@ -114,7 +129,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         expect(claim.claimed.map((entry) => entry.id).sort()).toEqual([...ids].sort());
         for (const entry of claim.claimed) expect(entry.payload).toBe(payload);
         const acks = await store.ackMany(slot, claim.claimed.map(({ id, fencingToken }) => ({ id, fencingToken })));
-        expect(acks).toEqual(ids.map(() => true));
+        expect(acks).toEqual(ids.map(() => 'acked'));
         for (const id of ids) expect(await store.get(slot, id)).toBeNull();
         expect(await store.cancel(slot, '{payment:3}')).toBe('not_found');
       });
@@ -127,7 +142,22 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         expect(claimed.map((entry) => entry.id).sort()).toEqual([...ids].sort());
         for (const entry of claimed) expect(entry.payload).toBe(payload);
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-        expect(await store.ackMany(slot, claimed.map(({ id, fencingToken }) => ({ id, fencingToken })))).toEqual(ids.map(() => true));
+        expect(await store.ackMany(slot, claimed.map(({ id, fencingToken }) => ({ id, fencingToken })))).toEqual(ids.map(() => 'acked'));
+      });
+    });
+
+    describe('order of calls on one id', () => {
+      it('takes effect in the order the calls were made, even when a call is not awaited before the next', async () => {
+        const scheduled = store.schedule(slot, 'o1', { delayMs: LONG, payload: '"first"' });
+        const cancelled = store.cancel(slot, 'o1');
+        const afterCancel = store.get(slot, 'o1');
+        const again = store.schedule(slot, 'o1', { delayMs: LONG, payload: '"second"' });
+        const read = store.get(slot, 'o1');
+        expect((await scheduled).outcome).toBe('created');
+        expect(await cancelled).toBe('cancelled');
+        expect(await afterCancel).toBeNull();
+        expect((await again).outcome).toBe('created');
+        expect(await read).toMatchObject({ state: 'pending', payload: '"second"' });
       });
     });
 
@@ -145,7 +175,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         const [claimed] = (await store.claim(slot, 10, LONG)).claimed;
         expect(await store.cancel(slot, 'c2')).toBe('firing');
         expect((await store.get(slot, 'c2'))!.state).toBe('firing');
-        expect(await store.ack(slot, 'c2', claimed!.fencingToken)).toBe(true);
+        expect(await store.ack(slot, 'c2', claimed!.fencingToken)).toBe('acked');
       });
 
       it('says not_found for unknown ids and dead letters', async () => {
@@ -192,7 +222,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         const second = await store.claim(slot, 10, LONG);
         expect(second.claimed.map((entry) => entry.id)).toEqual(['held-2']);
         expect(second.nextLeaseExpiresAt).toBe(first.now + 5_000);
-        expect(await store.ack(slot, 'held-1', first.claimed[0]!.fencingToken)).toBe(true);
+        expect(await store.ack(slot, 'held-1', first.claimed[0]!.fencingToken)).toBe('acked');
         expect((await store.claim(slot, 10, LONG)).nextLeaseExpiresAt).toBe(second.now + LONG);
         expect((await store.claim(otherSlot, 10, LONG)).nextLeaseExpiresAt).toBeNull();
       });
@@ -202,8 +232,9 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         const first = await store.claim(slot, 10, SHORT);
         expect(first.nextLeaseExpiresAt).toBe(first.now + SHORT);
         await context.advance(PAST_SHORT);
-        const recovery = await store.claim(slot, 0, LONG);
-        expect(recovery).toMatchObject({ recovered: 1, nextDueAt: dueAt, nextLeaseExpiresAt: null });
+        const recovery = await store.claim(slot, 0, LONG, RETRY_AT_ONCE);
+        expect(recovery).toMatchObject({ recovered: 1, nextDueAt: recovery.now, nextLeaseExpiresAt: null });
+        expect(recovery.now).toBeGreaterThan(dueAt);
       });
 
       it('gives claimed timeouts a lease and fencing tokens that differ', async () => {
@@ -235,30 +266,56 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         expect(new Set(seen).size).toBe(ids.length);
       });
 
-      it('returns expired leases to due at their original due time, attempt kept, with a greater token', async () => {
-        const dueAt = await scheduleDue('lease-1');
+      it('counts an expired lease as a failed attempt: retried at once without backoff, attempt kept, with a greater token', async () => {
+        await scheduleDue('lease-1');
         const first = (await store.claim(slot, 10, SHORT)).claimed[0]!;
         expect((await store.claim(slot, 10, SHORT)).claimed).toEqual([]);
         await context.advance(PAST_SHORT);
-        const second = await store.claim(slot, 10, LONG);
+        const second = await store.claim(slot, 10, LONG, RETRY_AT_ONCE);
         expect(second.recovered).toBe(1);
+        expect(second.incidents).toEqual([{ id: 'lease-1', kind: 'lease_retried', attempts: 1, at: second.now, error: LEASE_EXPIRED_ERROR }]);
         expect(second.claimed).toHaveLength(1);
-        expect(second.claimed[0]).toMatchObject({ id: 'lease-1', dueAt, attempt: 2 });
+        expect(second.claimed[0]).toMatchObject({ id: 'lease-1', dueAt: second.now, attempt: 2 });
         expect(second.claimed[0]!.fencingToken).toBeGreaterThan(first.fencingToken);
         expect(second.claimed[0]!.scheduledAt).toBe(first.scheduledAt);
       });
 
-      it('recovers expired leases inside a claim even when it takes nothing (limit 0)', async () => {
-        const dueAt = await scheduleDue('lease-2', '"kept"');
+      it('retries an expired lease after the backoff of its attempt (equal jitter), keeping the lease error', async () => {
+        await scheduleDue('lease-2', '"kept"');
         const first = (await store.claim(slot, 10, SHORT)).claimed[0]!;
         await context.advance(PAST_SHORT);
-        const recovery = await store.claim(slot, 0, LONG);
-        expect(recovery).toMatchObject({ claimed: [], recovered: 1, nextDueAt: dueAt });
+        const policy: LeaseExpiryPolicy = { maxAttempts: 5, backoff: { baseMs: 40_000, capMs: 600_000 } };
+        const recovery = await store.claim(slot, 0, LONG, policy);
+        expect(recovery).toMatchObject({ claimed: [], recovered: 1 });
+        const [incident] = recovery.incidents;
+        expect(incident).toMatchObject({ id: 'lease-2', kind: 'lease_retried', attempts: 1, error: LEASE_EXPIRED_ERROR });
+        expect(incident!.at).toBeGreaterThanOrEqual(recovery.now + 20_000);
+        expect(incident!.at).toBeLessThanOrEqual(recovery.now + 40_000);
+        expect(recovery.nextDueAt).toBe(incident!.at);
         const stored = await store.get(slot, 'lease-2');
-        expect(stored).toMatchObject({ state: 'pending', dueAt, attempt: 1, scheduledAt: first.scheduledAt, payload: '"kept"' });
+        expect(stored).toMatchObject({ state: 'pending', dueAt: incident!.at, attempt: 1, scheduledAt: first.scheduledAt, payload: '"kept"' });
+        expect(stored!.lastError).toBe(LEASE_EXPIRED_ERROR);
         expect(stored!.leaseExpiresAt).toBeUndefined();
-        expect(await store.ack(slot, 'lease-2', first.fencingToken)).toBe(false);
+        expect(await store.ack(slot, 'lease-2', first.fencingToken)).toBe('stale');
         expect(await store.cancel(slot, 'lease-2')).toBe('cancelled');
+      });
+
+      it('dead-letters an expired lease on its last attempt', async () => {
+        await scheduleDue('lease-3', '"last"');
+        const policy: LeaseExpiryPolicy = { maxAttempts: 2, backoff: { baseMs: 0, capMs: 0 } };
+        const first = (await store.claim(slot, 10, SHORT, policy)).claimed[0]!;
+        await context.advance(PAST_SHORT);
+        const second = (await store.claim(slot, 10, SHORT, policy)).claimed[0]!;
+        expect(second).toMatchObject({ id: 'lease-3', attempt: 2 });
+        await context.advance(PAST_SHORT);
+        const third = await store.claim(slot, 10, SHORT, policy);
+        expect(third.claimed).toEqual([]);
+        expect(third.incidents).toEqual([{ id: 'lease-3', kind: 'lease_dead', attempts: 2, at: third.now, error: LEASE_EXPIRED_ERROR }]);
+        expect(await store.get(slot, 'lease-3')).toMatchObject({ state: 'dead', attempt: 2, lastError: LEASE_EXPIRED_ERROR, payload: '"last"' });
+        const [letter] = await store.listDead(slot, 0, 10);
+        expect(letter).toMatchObject({ id: 'lease-3', attempts: 2, lastError: LEASE_EXPIRED_ERROR, deadAt: third.now, scheduledAt: first.scheduledAt });
+        expect(await store.ack(slot, 'lease-3', second.fencingToken)).toBe('stale');
+        expect(await store.cancel(slot, 'lease-3')).toBe('not_found');
       });
     });
 
@@ -266,32 +323,50 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
       it('removes a fired timeout when the token is current', async () => {
         await scheduleDue('a1');
         const [claimed] = (await store.claim(slot, 10, LONG)).claimed;
-        expect(await store.ack(slot, 'a1', claimed!.fencingToken)).toBe(true);
+        expect(await store.ack(slot, 'a1', claimed!.fencingToken)).toBe('acked');
         expect(await store.get(slot, 'a1')).toBeNull();
-        expect(await store.ack(slot, 'a1', claimed!.fencingToken)).toBe(false);
+        expect(await store.ack(slot, 'a1', claimed!.fencingToken)).toBe('stale');
       });
 
       it('changes nothing with a stale token (lease expired and re-claimed)', async () => {
         await scheduleDue('a2');
         const stale = (await store.claim(slot, 10, SHORT)).claimed[0]!;
         await context.advance(PAST_SHORT);
-        const fresh = (await store.claim(slot, 10, LONG)).claimed[0]!;
-        expect(await store.ack(slot, 'a2', stale.fencingToken)).toBe(false);
-        expect(await store.ackMany(slot, [{ id: 'a2', fencingToken: stale.fencingToken }])).toEqual([false]);
+        const fresh = (await store.claim(slot, 10, LONG, RETRY_AT_ONCE)).claimed[0]!;
+        expect(await store.ack(slot, 'a2', stale.fencingToken)).toBe('stale');
+        expect(await store.ackMany(slot, [{ id: 'a2', fencingToken: stale.fencingToken }])).toEqual(['stale']);
         expect(await store.fail(slot, 'a2', stale.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 })).toEqual({ outcome: 'stale' });
-        expect(await store.release(slot, [{ id: 'a2', fencingToken: stale.fencingToken }])).toBe(0);
+        expect(await store.release(slot, [{ id: 'a2', fencingToken: stale.fencingToken }])).toEqual({ released: 0, forwarded: [] });
         expect(await store.get(slot, 'a2')).toMatchObject({ state: 'firing', attempt: 2, fencingToken: fresh.fencingToken });
-        expect(await store.ack(slot, 'a2', fresh.fencingToken)).toBe(true);
+        expect(await store.ack(slot, 'a2', fresh.fencingToken)).toBe('acked');
       });
 
       it('refuses to ack a pending timeout or an unknown id', async () => {
         await store.schedule(slot, 'a3', { delayMs: LONG, payload: 'null' });
-        expect(await store.ack(slot, 'a3', 1)).toBe(false);
-        expect(await store.ack(slot, 'nobody', 1)).toBe(false);
+        expect(await store.ack(slot, 'a3', 1)).toBe('stale');
+        expect(await store.ack(slot, 'nobody', 1)).toBe('stale');
         expect((await store.get(slot, 'a3'))!.state).toBe('pending');
       });
 
-      it('acks many in one call, one boolean per entry in order', async () => {
+      it('needs a live lease with that exact token: token 0 (what a pending timeout holds) acks, fails and releases nothing', async () => {
+        await store.schedule(slot, 'a4', { delayMs: LONG, payload: '"kept"' });
+        await scheduleDue('a5');
+        const { claimed } = await store.claim(slot, 10, LONG);
+        expect(claimed.map((entry) => entry.id)).toEqual(['a5']);
+        for (const fencingToken of [0, -1]) {
+          for (const id of ['a4', 'a5']) {
+            expect(await store.ack(slot, id, fencingToken)).toBe('stale');
+            expect(await store.ackMany(slot, [{ id, fencingToken }])).toEqual(['stale']);
+            expect(await store.fail(slot, id, fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 })).toEqual({ outcome: 'stale' });
+            expect(await store.release(slot, [{ id, fencingToken }])).toEqual({ released: 0, forwarded: [] });
+          }
+        }
+        expect(await store.get(slot, 'a4')).toMatchObject({ state: 'pending', payload: '"kept"' });
+        expect(await store.get(slot, 'a5')).toMatchObject({ state: 'firing', fencingToken: claimed[0]!.fencingToken });
+        expect(await store.cancel(slot, 'a4')).toBe('cancelled');
+      });
+
+      it('acks many in one call, one result per entry in order', async () => {
         await scheduleDue('m1');
         await scheduleDue('m2');
         await scheduleDue('m3');
@@ -303,7 +378,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
           { id: 'nobody', fencingToken: 1 },
           { id: 'm3', fencingToken: token('m3') },
         ]);
-        expect(results).toEqual([true, false, false, true]);
+        expect(results).toEqual(['acked', 'stale', 'stale', 'acked']);
         expect((await store.get(slot, 'm2'))!.state).toBe('firing');
         expect(await store.ackMany(slot, [])).toEqual([]);
       });
@@ -374,15 +449,15 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
           slot,
           claimed.map(({ id, fencingToken }) => ({ id, fencingToken })),
         );
-        expect(released).toBe(2);
+        expect(released).toEqual({ released: 2, forwarded: [] });
         const now = await store.now();
         const stored = await store.get(slot, 's1');
         expect(stored).toMatchObject({ state: 'pending', attempt: 0 });
         expect(stored!.dueAt).toBeLessThanOrEqual(now);
         const again = await store.claim(slot, 10, LONG);
         expect(again.claimed.map((entry) => entry.attempt)).toEqual([1, 1]);
-        expect(await store.release(slot, [{ id: 's1', fencingToken: claimed[0]!.fencingToken }])).toBe(0);
-        expect(await store.release(slot, [])).toBe(0);
+        expect(await store.release(slot, [{ id: 's1', fencingToken: claimed[0]!.fencingToken }])).toEqual({ released: 0, forwarded: [] });
+        expect(await store.release(slot, [])).toEqual({ released: 0, forwarded: [] });
       });
     });
 
@@ -393,9 +468,9 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         const replaced = await store.schedule(slot, 'rf', { delayMs: SHORT, payload: '"new"' });
         expect(replaced.outcome).toBe('replaced_firing');
         expect(await store.get(slot, 'rf')).toMatchObject({ state: 'pending', attempt: 0, dueAt: replaced.dueAt, payload: '"new"' });
-        expect(await store.ack(slot, 'rf', running.fencingToken)).toBe(false);
+        expect(await store.ack(slot, 'rf', running.fencingToken)).toBe('stale');
         expect(await store.fail(slot, 'rf', running.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 })).toEqual({ outcome: 'stale' });
-        expect(await store.release(slot, [{ id: 'rf', fencingToken: running.fencingToken }])).toBe(0);
+        expect(await store.release(slot, [{ id: 'rf', fencingToken: running.fencingToken }])).toEqual({ released: 0, forwarded: [] });
         expect((await store.get(slot, 'rf'))!.state).toBe('pending');
         await context.advance(PAST_SHORT);
         const next = (await store.claim(slot, 10, LONG)).claimed[0]!;
@@ -475,6 +550,158 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         expect(await store.listDead(slot, 0, 10)).toEqual([]);
         expect(await store.get(slot, 'z3')).toBeNull();
         expect(await store.purgeDead(slot)).toBe(0);
+      });
+    });
+
+    describe('slot layouts', () => {
+      it('records the slot count a topic is first used with, and moves it only from one recorded count to another', async () => {
+        expect(await store.readLayout('fresh')).toBeNull();
+        expect(await store.claimLayout('fresh', 16)).toEqual({ slots: 16 });
+        expect(await store.claimLayout('fresh', 8)).toEqual({ slots: 16 });
+        expect(await store.beginMigration('fresh', 8, 4)).toEqual({ slots: 16 });
+        expect(await store.beginMigration('fresh', 16, 32)).toEqual({ slots: 16, migratingTo: 32 });
+        expect(await store.beginMigration('fresh', 16, 32)).toEqual({ slots: 16, migratingTo: 32 });
+        expect(await store.claimLayout('fresh', 32)).toEqual({ slots: 16, migratingTo: 32 });
+        expect(await store.finishMigration('fresh', 16, 64)).toEqual({ slots: 16, migratingTo: 32 });
+        expect(await store.finishMigration('fresh', 16, 32)).toEqual({ slots: 32 });
+        expect(await store.finishMigration('fresh', 16, 32)).toEqual({ slots: 32 });
+        expect(await store.readLayout('fresh')).toEqual({ slots: 32 });
+      });
+
+      it('refuses calls on ids of the bucket being moved, sends on those of buckets moved, and lets the others be', async () => {
+        const routed = (slots: number): SlotRef => ({ ...slot, slots });
+        // Three ids of one slot in three data buckets: moved already, being moved, not yet.
+        const [done, moving, later] = idsInBuckets(3);
+        for (const id of [done, moving, later]) await store.schedule(routed(16), id!.id, { delayMs: LONG, payload: '1' });
+        await store.markSlot(slot, { slots: 32, movingBucket: moving!.bucket });
+        await expect(store.get(routed(16), done!.id)).rejects.toMatchObject({ name: 'SlotMovedError', slots: 32 });
+        await expect(store.schedule(routed(16), done!.id, { delayMs: LONG, payload: '2' })).rejects.toMatchObject({ name: 'SlotMovedError' });
+        for (const call of [
+          () => store.get(routed(16), moving!.id),
+          () => store.cancel(routed(32), moving!.id),
+          () => store.schedule(routed(16), moving!.id, { delayMs: LONG, payload: '2' }),
+          () => store.replayDead(routed(16), [later!.id, moving!.id]),
+          () => store.purgeDead(slot),
+        ]) {
+          await expect(call()).rejects.toMatchObject({ name: 'SlotLockedError', slots: 32 });
+        }
+        expect(await store.get(routed(16), later!.id)).toMatchObject({ state: 'pending' });
+        expect(await store.get(routed(32), done!.id)).toMatchObject({ state: 'pending' });
+        await store.markSlot(slot, { slots: 32 });
+        await expect(store.get(routed(16), later!.id)).rejects.toMatchObject({ name: 'SlotMovedError', slots: 32 });
+        expect(await store.get(routed(32), moving!.id)).toMatchObject({ state: 'pending' });
+        expect(await store.get(slot, moving!.id)).toMatchObject({ state: 'pending' });
+        await store.markSlot(slot, null);
+        expect(await store.cancel(routed(16), moving!.id)).toBe('cancelled');
+      });
+
+      it('skips the ids of the bucket being moved when it claims', async () => {
+        const [first, second] = idsInBuckets(2);
+        const now = await store.now();
+        await scheduleDue(first!.id, '1', now - 20);
+        await scheduleDue(second!.id, '1', now - 10);
+        await store.markSlot(slot, { slots: 32, movingBucket: first!.bucket });
+        expect((await store.claim(slot, 10, LONG)).claimed.map((entry) => entry.id)).toEqual([second!.id]);
+        await store.markSlot(slot, { slots: 32 });
+        expect((await store.claim(slot, 10, LONG)).claimed.map((entry) => entry.id)).toEqual([first!.id]);
+      });
+
+      it('moves entries: export, import unless the id is there, drop unless changed, and forward a moved delivery', async () => {
+        const target: SlotRef = { topic: 'payment', slot: 9 };
+        const now = await store.now();
+        await scheduleDue('m-leased', '"l"', now - 50);
+        await scheduleDue('m-buried', '"b"', now - 40);
+        const leased = (await store.claim(slot, 1, LONG)).claimed[0]!;
+        expect(leased.id).toBe('m-leased');
+        const dying = (await store.claim(slot, 1, LONG)).claimed[0]!;
+        await store.fail(slot, 'm-buried', dying.fencingToken, { error: 'boom', retryDelayMs: 0, maxAttempts: 1 });
+        await scheduleDue('m-due', '"d"');
+        await store.schedule(target, 'm-due', { delayMs: LONG, payload: '"newer"' });
+
+        const exported = await store.exportEntries(slot, ['m-leased', 'm-buried', 'm-due', 'nobody']);
+        expect(exported.entries.map((entry) => [entry.id, entry.state])).toEqual([
+          ['m-leased', 'firing'],
+          ['m-buried', 'dead'],
+          ['m-due', 'pending'],
+        ]);
+        expect(exported.counter).toBeGreaterThanOrEqual(dying.fencingToken);
+        expect(await store.importEntries(target, exported.entries, exported.counter)).toEqual([true, true, false]);
+        const copied = exported.entries.map((entry) => ({ ...entry, target: target.slot }));
+        expect(await store.dropEntries(slot, copied)).toEqual([true, true, true]);
+
+        // Where they live now: the delivery keeps its token, the dead letter its error, the newer schedule wins.
+        expect(await store.get(slot, 'm-leased')).toBeNull();
+        expect(await store.get(target, 'm-leased')).toMatchObject({ state: 'firing', fencingToken: leased.fencingToken, payload: '"l"' });
+        expect(await store.get(target, 'm-buried')).toMatchObject({ state: 'dead', lastError: 'boom', payload: '"b"' });
+        expect(await store.get(target, 'm-due')).toMatchObject({ state: 'pending', payload: '"newer"' });
+        const token = leased.fencingToken;
+        expect(await store.ack(slot, 'm-leased', token)).toEqual({ forwardedTo: 9 });
+        expect(await store.ackMany(slot, [{ id: 'm-leased', fencingToken: token }])).toEqual([{ forwardedTo: 9 }]);
+        expect(await store.fail(slot, 'm-leased', token, { error: 'x', retryDelayMs: 0, maxAttempts: 5 })).toEqual({ outcome: 'forwarded', slot: 9 });
+        expect(await store.release(slot, [{ id: 'm-leased', fencingToken: token }])).toEqual({ released: 0, forwarded: [{ id: 'm-leased', slot: 9 }] });
+        expect(await store.ack(slot, 'm-leased', token + 1)).toBe('stale');
+        expect(await store.ack(target, 'm-leased', token)).toBe('acked');
+        // Tokens handed in the new slot stay above those handed in the old one.
+        await scheduleDue('m-next');
+        await store.schedule(target, 'm-next', { at: (await store.now()) - 1, payload: '1' });
+        const [next] = (await store.claim(target, 10, LONG)).claimed;
+        expect(next!.fencingToken).toBeGreaterThan(exported.counter);
+      });
+
+      it('keeps an original that changed after it was exported, and takes its copy back', async () => {
+        const target: SlotRef = { topic: 'payment', slot: 9 };
+        await scheduleDue('c-1', '"one"');
+        const exported = await store.exportEntries(slot, ['c-1']);
+        expect(await store.importEntries(target, exported.entries, exported.counter)).toEqual([true]);
+        await store.schedule(slot, 'c-1', { delayMs: LONG, payload: '"changed"' });
+        expect(await store.dropEntries(slot, [{ ...exported.entries[0]!, target: target.slot }])).toEqual([false]);
+        expect(await store.unimportEntries(target, exported.entries)).toBe(1);
+        expect(await store.get(target, 'c-1')).toBeNull();
+        expect(await store.get(slot, 'c-1')).toMatchObject({ state: 'pending', payload: '"changed"' });
+        expect(await store.unimportEntries(target, [])).toBe(0);
+      });
+
+      it('lists the ids stored in one data bucket of a slot', async () => {
+        const [one, two] = idsInBuckets(2);
+        await store.schedule(slot, one!.id, { delayMs: LONG, payload: '1' });
+        await store.schedule(slot, two!.id, { delayMs: LONG, payload: '1' });
+        expect(await store.bucketIds(slot, one!.bucket)).toEqual([one!.id]);
+        expect(await store.bucketIds(slot, two!.bucket)).toEqual([two!.id]);
+        expect(await store.bucketIds(otherSlot, one!.bucket)).toEqual([]);
+      });
+    });
+
+    describe('listPending', () => {
+      it('lists pending ids and due times earliest first, ties in id byte order, with offset and limit', async () => {
+        const now = await store.now();
+        await store.schedule(slot, 'later', { at: now + 5_000, payload: 'null' });
+        await store.schedule(slot, 'b-tie', { at: now + 1_000, payload: 'null' });
+        await store.schedule(slot, 'a-tie', { at: now + 1_000, payload: 'null' });
+        await store.schedule(slot, 'overdue', { at: now - 10, payload: 'null' });
+        await store.schedule(otherSlot, 'elsewhere', { at: now, payload: 'null' });
+        expect(await store.listPending(slot, 0, 10)).toEqual([
+          { id: 'overdue', dueAt: now - 10 },
+          { id: 'a-tie', dueAt: now + 1_000 },
+          { id: 'b-tie', dueAt: now + 1_000 },
+          { id: 'later', dueAt: now + 5_000 },
+        ]);
+        expect(await store.listPending(slot, 1, 2)).toEqual([
+          { id: 'a-tie', dueAt: now + 1_000 },
+          { id: 'b-tie', dueAt: now + 1_000 },
+        ]);
+        expect(await store.listPending(slot, 4, 10)).toEqual([]);
+        expect(await store.listPending(slot, 0, 0)).toEqual([]);
+        expect(await store.listPending({ topic: 'ride', slot: 0 }, 0, 10)).toEqual([]);
+      });
+
+      it('leaves out firing timeouts and dead letters', async () => {
+        await scheduleDue('fires');
+        await scheduleDue('dies');
+        const { claimed } = await store.claim(slot, 10, LONG);
+        const dying = claimed.find((entry) => entry.id === 'dies')!;
+        await store.fail(slot, 'dies', dying.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 });
+        const pending = await store.schedule(slot, 'waits', { delayMs: LONG, payload: 'null' });
+        expect(await store.listPending(slot, 0, 10)).toEqual([{ id: 'waits', dueAt: pending.dueAt }]);
       });
     });
 

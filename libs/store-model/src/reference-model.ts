@@ -1,0 +1,217 @@
+import { LEASE_EXPIRED_ERROR, slotOf } from '@durable-timeout/core';
+import type { CancelResult, ClaimResult, FailOutcome, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
+
+/** One timeout as the reference model knows it. */
+export interface ModelEntry {
+  state: TimeoutState;
+  /** Pending: due time. Firing: due time of the claimed run. Dead: time of death. */
+  dueAt: number;
+  payload: string;
+  attempt: number;
+  /** The current fencing token while firing; 0 otherwise. */
+  token: number;
+  leaseExpiresAt: number;
+  lastError: string | undefined;
+  /** The slot it was claimed from while firing (where its worker sends the ack). */
+  claimedIn: number;
+}
+
+/** What the store does with expired leases in a model run: few attempts, no backoff, so every path is reached quickly. */
+export const MODEL_EXPIRY = { maxAttempts: 2, backoff: { baseMs: 0, capMs: 0 } } as const;
+
+/**
+ * A reference model of one topic of a `TimeoutStore`: a map from id to its state, with the rules of
+ * the store contract written as plainly as possible. It predicts every result the store gives for
+ * a call; times come from the store's own answers (its clock is the truth), so the same model
+ * checks a Redis store on a real clock and the memory store on a manual one.
+ */
+export class StoreModel {
+  readonly entries = new Map<string, ModelEntry>();
+  /** Every fencing token handed to each id so far: a new one must be above them all. */
+  readonly lastToken = new Map<string, number>();
+  /** The latest store time seen in an answer. */
+  now = 0;
+
+  constructor(
+    /** The topic's slot count now. */
+    public slots: number,
+  ) {}
+
+  /** The slot of an id under the current slot count. */
+  slotOf(id: string): number {
+    return this.slots === 1 ? 0 : slotOf(id, this.slots);
+  }
+
+  scheduled(id: string, dueAt: number, payload: string): ScheduleOutcome {
+    const previous = this.entries.get(id);
+    const outcome: ScheduleOutcome = previous?.state === 'pending' ? 'replaced' : previous?.state === 'firing' ? 'replaced_firing' : 'created';
+    this.entries.set(id, { state: 'pending', dueAt, payload, attempt: 0, token: 0, leaseExpiresAt: 0, lastError: undefined, claimedIn: -1 });
+    return outcome;
+  }
+
+  cancel(id: string): CancelResult {
+    const entry = this.entries.get(id);
+    if (entry?.state === 'pending') {
+      this.entries.delete(id);
+      return 'cancelled';
+    }
+    return entry?.state === 'firing' ? 'firing' : 'not_found';
+  }
+
+  /** What `get` must answer (payload, state, attempt, token, due time, lease, last error). */
+  expectedGet(id: string): Partial<StoredTimeout> | null {
+    const entry = this.entries.get(id);
+    if (!entry) return null;
+    const expected: Partial<StoredTimeout> = {
+      id,
+      state: entry.state,
+      dueAt: entry.dueAt,
+      attempt: entry.attempt,
+      fencingToken: entry.state === 'firing' ? entry.token : 0,
+      payload: entry.payload,
+    };
+    if (entry.state === 'firing') expected.leaseExpiresAt = entry.leaseExpiresAt;
+    return expected;
+  }
+
+  /**
+   * Applies a claim of `slot` that the store answered with `result`, and returns what the store
+   * should have answered, built from the model (tokens and times taken from the answer once
+   * checked, since they come from the store's counter and clock). Throws when the answer breaks a rule.
+   */
+  claim(slot: number, limit: number, leaseMs: number, result: ClaimResult): Omit<ClaimResult, 'claimed'> & { claimed: Omit<ClaimResult['claimed'][number], 'scheduledAt'>[] } {
+    const now = result.now;
+    if (now < this.now) throw new Error(`store clock went back: ${now} < ${this.now}`);
+    this.now = now;
+    const inSlot = [...this.entries].filter(([id]) => this.slotOf(id) === slot);
+    const expired = inSlot
+      .filter(([, entry]) => entry.state === 'firing' && entry.leaseExpiresAt <= now)
+      .sort(([a, x], [b, y]) => x.leaseExpiresAt - y.leaseExpiresAt || compareIds(a, b));
+    const incidents: ClaimResult['incidents'] = [];
+    for (const [id, entry] of expired) {
+      entry.token = 0;
+      entry.leaseExpiresAt = 0;
+      entry.lastError = LEASE_EXPIRED_ERROR;
+      entry.dueAt = now;
+      entry.claimedIn = -1;
+      if (entry.attempt >= MODEL_EXPIRY.maxAttempts) {
+        entry.state = 'dead';
+        incidents.push({ id, kind: 'lease_dead', attempts: entry.attempt, at: now, error: LEASE_EXPIRED_ERROR });
+      } else {
+        entry.state = 'pending';
+        incidents.push({ id, kind: 'lease_retried', attempts: entry.attempt, at: now, error: LEASE_EXPIRED_ERROR });
+      }
+    }
+    const due = inSlot
+      .filter(([, entry]) => entry.state === 'pending' && entry.dueAt <= now)
+      .sort(([a, x], [b, y]) => x.dueAt - y.dueAt || compareIds(a, b))
+      .slice(0, limit);
+    const claimed = due.map(([id, entry], i) => {
+      const token = result.claimed[i]?.fencingToken ?? Number.NaN;
+      const previous = this.lastToken.get(id) ?? 0;
+      if (!(token > previous)) throw new Error(`fencing token of "${id}" did not grow: ${token} after ${previous}`);
+      if (i > 0 && !(token > result.claimed[i - 1]!.fencingToken)) throw new Error('fencing tokens of one claim did not grow');
+      this.lastToken.set(id, token);
+      entry.state = 'firing';
+      entry.attempt += 1;
+      entry.token = token;
+      entry.leaseExpiresAt = now + leaseMs;
+      entry.claimedIn = slot;
+      return { id, dueAt: entry.dueAt, attempt: entry.attempt, fencingToken: token, payload: entry.payload };
+    });
+    const pendingDue = inSlot.filter(([, entry]) => entry.state === 'pending').map(([, entry]) => entry.dueAt);
+    const leases = inSlot.filter(([, entry]) => entry.state === 'firing').map(([, entry]) => entry.leaseExpiresAt);
+    return {
+      claimed,
+      incidents,
+      now,
+      nextDueAt: pendingDue.length ? Math.min(...pendingDue) : null,
+      recovered: expired.length,
+      nextLeaseExpiresAt: leases.length ? Math.min(...leases) : null,
+    };
+  }
+
+  /** Whether an ack (or fail, or release) with `token` holds the current lease of `id`. */
+  holds(id: string, token: number): boolean {
+    const entry = this.entries.get(id);
+    return entry?.state === 'firing' && token > 0 && entry.token === token;
+  }
+
+  ack(id: string, token: number): 'acked' | 'stale' {
+    if (!this.holds(id, token)) return 'stale';
+    this.entries.delete(id);
+    return 'acked';
+  }
+
+  /** Applies a failure record the store answered with `outcome`; returns what it should have answered. */
+  fail(id: string, token: number, error: string, retryDelayMs: number, maxAttempts: number, outcome: FailOutcome): FailOutcome {
+    if (!this.holds(id, token)) return { outcome: 'stale' };
+    const entry = this.entries.get(id)!;
+    entry.token = 0;
+    entry.leaseExpiresAt = 0;
+    entry.lastError = error;
+    entry.claimedIn = -1;
+    if (entry.attempt >= maxAttempts) {
+      const deadAt = outcome.outcome === 'dead' ? this.later(outcome.deadAt) : Number.NaN;
+      entry.state = 'dead';
+      entry.dueAt = deadAt;
+      return { outcome: 'dead', deadAt };
+    }
+    const retryAt = outcome.outcome === 'retried' ? this.later(outcome.retryAt - retryDelayMs) + retryDelayMs : Number.NaN;
+    entry.state = 'pending';
+    entry.dueAt = retryAt;
+    return { outcome: 'retried', retryAt };
+  }
+
+  /** Applies a release; the store tells the new due times (its clock now) through `dueAtOf`. */
+  release(id: string, token: number): boolean {
+    if (!this.holds(id, token)) return false;
+    const entry = this.entries.get(id)!;
+    entry.state = 'pending';
+    entry.attempt = Math.max(0, entry.attempt - 1);
+    entry.token = 0;
+    entry.leaseExpiresAt = 0;
+    entry.claimedIn = -1;
+    return true;
+  }
+
+  /** Dead letters back to pending with attempts reset (all when `ids` is omitted); returns the ids moved. */
+  replay(ids?: readonly string[]): string[] {
+    const moved = this.deadIds(ids);
+    for (const id of moved) {
+      const entry = this.entries.get(id)!;
+      Object.assign(entry, { state: 'pending', attempt: 0, lastError: undefined });
+    }
+    return moved;
+  }
+
+  purge(ids?: readonly string[]): number {
+    const gone = this.deadIds(ids);
+    for (const id of gone) this.entries.delete(id);
+    return gone.length;
+  }
+
+  /** Counts over the topic. */
+  counts(): { pending: number; firing: number; dead: number } {
+    const counts = { pending: 0, firing: 0, dead: 0 };
+    for (const entry of this.entries.values()) counts[entry.state] += 1;
+    return counts;
+  }
+
+  /** A time the store reported for something that happened now: never before the last one seen. */
+  later(at: number): number {
+    if (at < this.now) throw new Error(`store clock went back: ${at} < ${this.now}`);
+    this.now = at;
+    return at;
+  }
+
+  private deadIds(ids?: readonly string[]): string[] {
+    const chosen = ids ?? [...this.entries.keys()];
+    return [...new Set(chosen)].filter((id) => this.entries.get(id)?.state === 'dead');
+  }
+}
+
+/** Compares ids by their UTF-8 bytes, as Redis orders members of equal score. */
+export function compareIds(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
