@@ -196,12 +196,12 @@ describe('DurableTimeoutModule against a real Redis', () => {
     await expectBootFailure([UnknownTopicTimeouts], UnknownTimeoutTopicError, /UnknownTopicTimeouts\.onInvoice\(\) handles @OnTimeout\('invoice'\)/);
   });
 
-  it('refuses options that cannot work, saying what to fix', async () => {
+  it.each([-5, 4_000_000])('refuses drainMs %p by the rule stop() applies, at creation, saying what to fix', async (drainMs) => {
     const compile = Test.createTestingModule({
-      imports: [DurableTimeoutModule.forRoot({ connection: redis.url, topics: { reminder: {} }, drainMs: -5 })],
+      imports: [DurableTimeoutModule.forRoot({ connection: redis.url, topics: { reminder: {} }, drainMs })],
     }).compile();
     await expect(compile).rejects.toThrow(InvalidModuleOptionsError);
-    await expect(compile).rejects.toThrow(/'drainMs' must be a finite number/);
+    await expect(compile).rejects.toThrow(new RegExp(`drainMs = ${drainMs}: use a whole number from 0 to 3600000`));
   });
 
   it('fails bootstrap fast when Redis is unreachable, and waitUntilReady says so', async () => {

@@ -4,7 +4,7 @@ import * as nestCore from '@nestjs/core';
 import * as nestTerminus from '@nestjs/terminus';
 
 /**
- * Guards the compatibility run: libs/tooling/nest11-compat.mjs sets DURABLE_TIMEOUT_EXPECT_NEST=11
+ * Guards the compatibility run: scripts/nest11-compat.mjs sets DURABLE_TIMEOUT_EXPECT_NEST=11
  * and maps `@nestjs/*` to a Nest 11 install. Nest 11 is CommonJS (Jest's ESM linker gives it a
  * `default` export); Nest 12 is ESM without one. If the mapping silently failed, this fails.
  */

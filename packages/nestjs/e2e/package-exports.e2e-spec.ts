@@ -6,7 +6,7 @@ import { buildFixtures, repoRoot } from './support/build-fixtures.js';
 
 const run = promisify(execFile);
 const packageDir = `${repoRoot}packages/nestjs/`;
-const entryPoints = ['@durable-timeout/nestjs', '@durable-timeout/nestjs/terminus', '@durable-timeout/nestjs/testing'];
+const entryPoints = ['@durable-timeout/nestjs', '@durable-timeout/nestjs/terminus', '@durable-timeout/nestjs/testing', '@durable-timeout/nestjs/admin'];
 
 /** Loads every entry point of the built package in a fresh Node process with `how`, and prints their export names. */
 async function loadBuilt(how: 'import' | 'require'): Promise<Record<string, string[]>> {
@@ -40,25 +40,30 @@ describe('the built @durable-timeout/nestjs package', () => {
       expect.arrayContaining(['DurableTimeoutHealthIndicator', 'DurableTimeoutHealthModule']),
     );
     expect(loaded['@durable-timeout/nestjs/testing']).toEqual(expect.arrayContaining(['DurableTimeoutTestingModule', 'TimeoutTestingClock']));
+    expect(loaded['@durable-timeout/nestjs/admin']).toEqual(expect.arrayContaining(['DurableTimeoutAdminModule', 'AdminNotProtectedError']));
   });
 
   it('loads every entry point with require() (no top-level await anywhere in its graph)', async () => {
     expect(await loadBuilt('require')).toEqual(await loadBuilt('import'));
   });
 
-  it('declares types for every export, and imports @nestjs/terminus only under the terminus subpath', () => {
+  it('declares types for every export condition, and imports @nestjs/terminus only under the terminus subpath, in both builds', () => {
+    type Target = { types: string; default: string };
     const manifest = JSON.parse(readFileSync(`${packageDir}package.json`, 'utf8')) as {
-      exports: Record<string, { types?: string; default?: string }>;
+      exports: Record<string, Record<'module-sync' | 'import' | 'require', Target> | string>;
     };
-    for (const [subpath, target] of Object.entries(manifest.exports)) {
-      if (subpath === './package.json') continue;
-      expect(existsSync(`${packageDir}${target.types}`)).toBe(true);
-      expect(existsSync(`${packageDir}${target.default}`)).toBe(true);
+    for (const [subpath, conditions] of Object.entries(manifest.exports)) {
+      if (typeof conditions === 'string') continue;
+      for (const target of Object.values(conditions)) {
+        expect({ subpath, types: existsSync(`${packageDir}${target.types}`), code: existsSync(`${packageDir}${target.default}`) }).toEqual({ subpath, types: true, code: true });
+      }
     }
-    const importers = (readdirSync(`${packageDir}dist`, { recursive: true }) as string[])
-      .filter((file) => file.endsWith('.js'))
-      .filter((file) => /from ['"]@nestjs\/terminus['"]/.test(readFileSync(`${packageDir}dist/${file}`, 'utf8')));
-    expect(importers.length).toBeGreaterThan(0);
-    expect(importers.filter((file) => !file.startsWith('terminus/'))).toEqual([]);
+    for (const build of ['esm', 'cjs']) {
+      const importers = (readdirSync(`${packageDir}dist/${build}`, { recursive: true }) as string[])
+        .filter((file) => file.endsWith('.js'))
+        .filter((file) => /(from |require\()['"]@nestjs\/terminus['"]/.test(readFileSync(`${packageDir}dist/${build}/${file}`, 'utf8')));
+      expect(importers.length).toBeGreaterThan(0);
+      expect(importers.filter((file) => !file.startsWith('terminus/'))).toEqual([]);
+    }
   });
 });

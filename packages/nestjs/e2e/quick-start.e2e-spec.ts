@@ -1,73 +1,70 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import request from 'supertest';
-import { RedisServer } from '@durable-timeout/redis-testing';
-import { TimeoutScheduler } from '@durable-timeout/nestjs';
-import { AppModule } from './fixtures/quick-start.js';
-import { repoRoot } from './support/build-fixtures.js';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { freePort, RedisServer } from '@durable-timeout/redis-testing';
+import { buildFixtures, fixturesDist, repoRoot } from './support/build-fixtures.js';
 import { uniquePrefix, waitFor } from './support/wait-for.js';
 
-const START = '<!-- nest-quick-start:start -->';
-const END = '<!-- nest-quick-start:end -->';
+/**
+ * The README's Nest quick start, run as written: e2e/fixtures/quick-start.ts is the README's code
+ * block (scripts/test/readme.spec.ts checks they are the same text), compiled and started with
+ * `node`, so its own `bootstrap()` call starts the app.
+ */
+describe('README quick start, started as a program against a real Redis', () => {
+  let redis: RedisServer;
+  let app: ChildProcessWithoutNullStreams;
+  let url: string;
+  let output = '';
 
-describe('README quick start', () => {
-  it('README.md shows e2e/fixtures/quick-start.ts verbatim between its markers', () => {
-    const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
-    const source = readFileSync(new URL('./fixtures/quick-start.ts', import.meta.url), 'utf8');
-    const start = readme.indexOf(START);
-    const end = readme.indexOf(END);
-    expect(start).toBeGreaterThanOrEqual(0);
-    expect(end).toBeGreaterThan(start);
-    const section = readme.slice(start + START.length, end);
-    const block = /```ts\n([\s\S]*?)```/.exec(section);
-    expect(block?.[1]).toBe(source);
+  const http = async (method: 'GET' | 'POST', path: string): Promise<{ status: number; body: any }> => {
+    const response = await fetch(`${url}${path}`, { method });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  beforeAll(async () => {
+    await buildFixtures();
+    redis = await RedisServer.start();
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    // Under the Nest 11 run the program resolves @nestjs/* from the Nest 11 install too.
+    const hook = process.env['DURABLE_TIMEOUT_NEST_IMPORT'];
+    app = spawn(process.execPath, [...(hook ? ['--import', hook] : []), `${fixturesDist}quick-start.js`], {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_OPTIONS: '', REDIS_URL: redis.url, TIMEOUT_PREFIX: uniquePrefix('quick-start'), PAYMENT_TIMEOUT_MS: '1000', PORT: String(port) },
+      stdio: 'pipe',
+    });
+    app.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    app.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(`the quick start to listen on ${url} (output so far: ${output})`, () => http('GET', '/health').then((answer) => answer.status === 200, () => false), 30_000);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (app && app.exitCode === null && app.signalCode === null) {
+      const exited = new Promise((resolve) => app.once('exit', resolve));
+      app.kill('SIGTERM');
+      await exited;
+    }
+    await redis?.stop();
   });
 
-  describe('the quick-start application against a real Redis', () => {
-    let redis: RedisServer;
-    let app: INestApplication;
-    const saved = { ...process.env };
+  it('times out an unpaid order through the @OnTimeout handler, and not a paid one', async () => {
+    expect((await http('POST', '/orders/unpaid')).status).toBe(201);
+    expect((await http('POST', '/orders/paid')).status).toBe(201);
+    expect((await http('POST', '/orders/paid/pay')).body).toEqual({ paid: true });
+    await waitFor('the unpaid order to time out', async () => (await http('GET', '/orders/unpaid')).body?.status === 'PAYMENT_TIMEOUT');
+    expect(await http('GET', '/orders/paid')).toEqual({ status: 200, body: { id: 'paid', status: 'PAID' } });
+  });
 
-    beforeAll(async () => {
-      redis = await RedisServer.start();
-      process.env['REDIS_URL'] = redis.url;
-      process.env['TIMEOUT_PREFIX'] = uniquePrefix('quick-start');
-      process.env['PAYMENT_TIMEOUT_MS'] = '3000';
-      const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-      app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
-      await app.init();
-      await app.get(TimeoutScheduler).waitUntilReady();
-    });
+  it('reports the durable-timeout health check through Terminus', async () => {
+    const { status, body } = await http('GET', '/health');
+    expect(status).toBe(200);
+    expect(body.info['durable-timeout']).toMatchObject({ status: 'up', running: true, topics: { payment: expect.any(Object) } });
+  });
 
-    afterAll(async () => {
-      await app?.close();
-      await redis?.stop();
-      for (const key of ['REDIS_URL', 'TIMEOUT_PREFIX', 'PAYMENT_TIMEOUT_MS']) {
-        if (saved[key] === undefined) delete process.env[key];
-        else process.env[key] = saved[key];
-      }
-    });
-
-    it('times out an unpaid order through the @OnTimeout handler, and not a paid one', async () => {
-      const server = app.getHttpServer();
-      await request(server).post('/orders/unpaid').expect(201);
-      await request(server).post('/orders/paid').expect(201);
-      expect((await request(server).post('/orders/paid/pay').expect(201)).body).toEqual({ paid: true });
-
-      await waitFor('the unpaid order to time out', async () => {
-        const { body } = await request(server).get('/orders/unpaid');
-        return body.status === 'PAYMENT_TIMEOUT';
-      });
-      expect((await request(server).get('/orders/paid').expect(200)).body).toEqual({ id: 'paid', status: 'PAID' });
-      expect(await app.get(TimeoutScheduler).get('payment', 'paid')).toBeNull();
-    });
-
-    it('reports the durable-timeout health check through Terminus', async () => {
-      const { body } = await request(app.getHttpServer()).get('/health').expect(200);
-      expect(body.status).toBe('ok');
-      expect(body.info['durable-timeout']).toMatchObject({ status: 'up', running: true, topics: { payment: expect.any(Object) } });
-    });
+  it('shuts down on SIGTERM through the shutdown hooks', async () => {
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => app.once('exit', (code, signal) => resolve({ code, signal })));
+    app.kill('SIGTERM');
+    expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(output).not.toMatch(/\bERROR\b/);
   });
 });

@@ -12,12 +12,3 @@ export const ON_TIMEOUT_METADATA = 'durable-timeout:on-timeout';
 
 /** Context name of every log line the Nest integration writes. */
 export const DURABLE_TIMEOUT_LOGGER_CONTEXT = 'DurableTimeouts';
-
-/** Default of `drainMs`: how long shutdown waits for running handlers. */
-export const DEFAULT_DRAIN_MS = 10_000;
-
-/** Default of `sweepIntervalMs`, the engine's backstop sweep (same value as the engine's own default). */
-export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
-
-/** Default of `commandTimeoutMs` (same value as the engine's own default). */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;

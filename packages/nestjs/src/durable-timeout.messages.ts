@@ -37,22 +37,16 @@ export const durableTimeoutMessages = {
   noHandlers: (): string => 'No @OnTimeout handlers in this application: it schedules timeouts, other instances fire them.',
 
   invalidOptions: (problem: string): string =>
-    `Invalid DurableTimeoutModule options: ${problem}. Fix the object passed to forRoot(...) or returned by the forRootAsync factory.`,
+    `DurableTimeoutModule options refused: ${problem} Fix the object passed to forRoot(...) or returned by the forRootAsync factory.`,
 
-  optionsNotObject: (): string => 'the options must be an object',
-
-  noTopics: (): string => "'topics' must be an object with at least one topic, e.g. { topics: { payment: {} } }",
-
-  invalidDrainMs: (value: unknown): string =>
-    `'drainMs' must be a finite number of milliseconds >= 0 (got ${String(value)})`,
-
-  invalidSweepIntervalMs: (value: unknown): string =>
-    `'sweepIntervalMs' must be a finite number of milliseconds > 0 (got ${String(value)})`,
-
-  invalidCommandTimeoutMs: (value: unknown): string =>
-    `'commandTimeoutMs' must be a finite number of milliseconds > 0 (got ${String(value)})`,
+  optionsNotObject: (): string => 'the options must be an object with at least `topics`, e.g. { topics: { payment: {} } }.',
 
   notStarted: (): string =>
     'The durable-timeout module did not start: its onApplicationBootstrap failed (see the error logged before). ' +
     'Check the Redis connection and restart the application.',
+
+  storageUnavailable: (): string =>
+    'Timeouts cannot be stored or read right now (Redis is not answering). Nothing was changed by this request: retry in a few seconds.',
+
+  shuttingDown: (): string => 'This instance is shutting down and takes no new timeouts. Retry: another instance will answer.',
 };

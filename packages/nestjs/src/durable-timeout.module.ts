@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { DurableTimeouts } from '@durable-timeout/core';
+import type { DurableTimeouts } from '@durable-timeout/core';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from './durable-timeout.constants.js';
 import { ConfigurableDurableTimeoutModule, DURABLE_TIMEOUT_MODULE_OPTIONS } from './durable-timeout-module.definition.js';
 import { durableTimeoutProviders } from './durable-timeout.providers.js';
-import { engineOptionsOf, resolveDurableTimeoutSettings } from './durable-timeout.settings.js';
+import { createModuleEngine, settingsOf } from './durable-timeout.settings.js';
 import type { DurableTimeoutModuleOptions, DurableTimeoutSettings } from './interfaces/durable-timeout-module-options.interface.js';
-import { NestTimeoutLogger } from './nest-timeout.logger.js';
 import { TimeoutScheduler } from './timeout.scheduler.js';
 
 /**
@@ -28,16 +27,14 @@ import { TimeoutScheduler } from './timeout.scheduler.js';
   imports: [DiscoveryModule],
   providers: [
     {
-      provide: DURABLE_TIMEOUT_SETTINGS,
-      useFactory: (options: DurableTimeoutModuleOptions): DurableTimeoutSettings => resolveDurableTimeoutSettings(options),
+      provide: DURABLE_TIMEOUTS,
+      useFactory: (options: DurableTimeoutModuleOptions): DurableTimeouts => createModuleEngine(options),
       inject: [DURABLE_TIMEOUT_MODULE_OPTIONS],
     },
     {
-      provide: DURABLE_TIMEOUTS,
-      useFactory: (options: DurableTimeoutModuleOptions, _settings: DurableTimeoutSettings): DurableTimeouts =>
-        new DurableTimeouts({ logger: new NestTimeoutLogger(), ...engineOptionsOf(options) }),
-      // The settings come first so their validation error wins over the engine's.
-      inject: [DURABLE_TIMEOUT_MODULE_OPTIONS, DURABLE_TIMEOUT_SETTINGS],
+      provide: DURABLE_TIMEOUT_SETTINGS,
+      useFactory: (engine: DurableTimeouts): DurableTimeoutSettings => settingsOf(engine),
+      inject: [DURABLE_TIMEOUTS],
     },
     ...durableTimeoutProviders,
   ],

@@ -1,48 +1,80 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_DRAIN_MS, DEFAULT_SWEEP_INTERVAL_MS } from './durable-timeout.constants.js';
-import { engineOptionsOf, resolveDurableTimeoutSettings } from './durable-timeout.settings.js';
+import { ENGINE_DEFAULTS, InvalidOptionsError, type DurableTimeoutsOptions } from '@durable-timeout/core';
+import { createTestingTimeouts, MemoryTimeoutStore } from '@durable-timeout/core/testing';
+import { createModuleEngine, settingsOf } from './durable-timeout.settings.js';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error.js';
 import type { DurableTimeoutModuleOptions } from './interfaces/durable-timeout-module-options.interface.js';
 
-describe('resolveDurableTimeoutSettings', () => {
-  it('applies the defaults', () => {
-    expect(resolveDurableTimeoutSettings({ topics: { payment: {}, ride: { slots: 4 } } })).toEqual({
-      topics: ['payment', 'ride'],
-      drainMs: DEFAULT_DRAIN_MS,
-      sweepIntervalMs: DEFAULT_SWEEP_INTERVAL_MS,
-      commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS,
-      startPollers: true,
-    });
+const memory = (): DurableTimeoutsOptions['store'] => new MemoryTimeoutStore();
+
+describe('createModuleEngine', () => {
+  it('creates the engine with the core defaults, which the module settings repeat', async () => {
+    const engine = createModuleEngine({ topics: { payment: {}, ride: { slots: 4 } }, store: memory() });
+    try {
+      expect(settingsOf(engine)).toEqual({
+        topics: ['payment', 'ride'],
+        drainMs: ENGINE_DEFAULTS.drainMs,
+        sweepIntervalMs: ENGINE_DEFAULTS.sweepIntervalMs,
+        commandTimeoutMs: ENGINE_DEFAULTS.commandTimeoutMs,
+        startPollers: true,
+      });
+    } finally {
+      await engine.stop();
+    }
   });
 
-  it('keeps given values and overrides', () => {
-    const settings = resolveDurableTimeoutSettings(
-      { topics: { payment: {} }, drainMs: 0, sweepIntervalMs: 5_000, commandTimeoutMs: 250 },
-      { startPollers: false },
-    );
-    expect(settings).toMatchObject({ drainMs: 0, sweepIntervalMs: 5_000, commandTimeoutMs: 250, startPollers: false });
+  it('keeps given values', async () => {
+    const engine = createModuleEngine({ topics: { payment: {} }, drainMs: 0, sweepIntervalMs: 5_000, commandTimeoutMs: 250, store: memory() });
+    try {
+      expect(settingsOf(engine, false)).toMatchObject({ drainMs: 0, sweepIntervalMs: 5_000, commandTimeoutMs: 250, startPollers: false });
+    } finally {
+      await engine.stop();
+    }
   });
 
   it.each([
-    [{ topics: {} }, /'topics' must be an object with at least one topic/],
-    [{ topics: null }, /'topics'/],
-    [{ topics: { a: {} }, drainMs: -1 }, /'drainMs' must be a finite number.*got -1/],
-    [{ topics: { a: {} }, drainMs: Number.NaN }, /'drainMs'/],
-    [{ topics: { a: {} }, drainMs: '10' }, /'drainMs'/],
-    [{ topics: { a: {} }, sweepIntervalMs: 0 }, /'sweepIntervalMs'/],
-    [{ topics: { a: {} }, commandTimeoutMs: Number.POSITIVE_INFINITY }, /'commandTimeoutMs'/],
+    [{ topics: {} }, /topics/],
+    [{ topics: null }, /topics/],
+    [{ topics: { a: {} }, drainMs: -1 }, /drainMs = -1: use a whole number from 0 to 3600000/],
+    [{ topics: { a: {} }, drainMs: 4_000_000 }, /drainMs = 4000000: use a whole number from 0 to 3600000/],
+    [{ topics: { a: {} }, drainMs: Number.NaN }, /drainMs/],
+    [{ topics: { a: {} }, drainMs: '10' }, /drainMs/],
+    [{ topics: { a: {} }, sweepIntervalMs: 0 }, /sweepIntervalMs/],
+    [{ topics: { a: {} }, commandTimeoutMs: Number.POSITIVE_INFINITY }, /commandTimeoutMs/],
+    [{ topics: { a: { slots: 3 } } }, /topics\.a\.slots/],
     [null, /the options must be an object/],
-  ])('refuses %p with a message that says what to fix', (options, message) => {
-    const resolve = (): unknown => resolveDurableTimeoutSettings(options as unknown as DurableTimeoutModuleOptions);
-    expect(resolve).toThrow(InvalidModuleOptionsError);
-    expect(resolve).toThrow(message);
-    expect(resolve).toThrow(/Invalid DurableTimeoutModule options: .*Fix the object passed to forRoot/);
+  ])('refuses %p with the core error as cause, and a message that says what to fix', (options, message) => {
+    const create = (): unknown => createModuleEngine(options as unknown as DurableTimeoutModuleOptions);
+    expect(create).toThrow(InvalidModuleOptionsError);
+    expect(create).toThrow(message);
+    expect(create).toThrow(/^DurableTimeoutModule options refused: .*Fix the object passed to forRoot/);
+    if (options !== null) {
+      try {
+        create();
+      } catch (error) {
+        expect((error as Error).cause).toBeInstanceOf(InvalidOptionsError);
+      }
+    }
   });
-});
 
-describe('engineOptionsOf', () => {
-  it('passes everything but drainMs to the engine', () => {
-    const options: DurableTimeoutModuleOptions = { connection: 'redis://x', prefix: 'p', topics: { a: {} }, drainMs: 5, sweepIntervalMs: 9 };
-    expect(engineOptionsOf(options)).toEqual({ connection: 'redis://x', prefix: 'p', topics: { a: {} }, sweepIntervalMs: 9 });
-  });
+  it.each([0, 1.4, 2_500, 3_600_000, 3_600_001, 4_000_000, -1, Number.NaN, Number.POSITIVE_INFINITY])(
+    'accepts drainMs %p exactly when stop() does (one rule)',
+    async (drainMs) => {
+      const accepted = (() => {
+        try {
+          void createModuleEngine({ topics: { a: {} }, drainMs, store: memory() }).stop({ drainMs: 0 });
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      const { timeouts } = createTestingTimeouts({ topics: { a: {} } });
+      const stopped = await timeouts.stop({ drainMs }).then(
+        () => true,
+        () => false,
+      );
+      if (!stopped) await timeouts.stop({ drainMs: 0 });
+      expect(accepted).toBe(stopped);
+    },
+  );
 });

@@ -1,51 +1,28 @@
-import type { DurableTimeoutsOptions } from '@durable-timeout/core';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_DRAIN_MS, DEFAULT_SWEEP_INTERVAL_MS } from './durable-timeout.constants.js';
+import { DurableTimeouts, InvalidOptionsError } from '@durable-timeout/core';
 import { durableTimeoutMessages } from './durable-timeout.messages.js';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error.js';
 import type { DurableTimeoutModuleOptions, DurableTimeoutSettings } from './interfaces/durable-timeout-module-options.interface.js';
+import { NestTimeoutLogger } from './nest-timeout.logger.js';
 
 /**
- * The one place where the module's defaults are merged and its own options validated. The engine
- * validates the rest (connection, topic settings) when it is constructed.
+ * Creates the module's engine. The core validates every option and fills in every default (one
+ * rule, the same `stop()` applies); what it refuses becomes `InvalidModuleOptionsError`, with the
+ * core's error as its `cause`. `logger` defaults to Nest's `Logger`.
  */
-export function resolveDurableTimeoutSettings(
-  options: DurableTimeoutModuleOptions,
-  overrides: Partial<Pick<DurableTimeoutSettings, 'startPollers'>> = {},
-): DurableTimeoutSettings {
-  if (options === null || typeof options !== 'object') invalid(durableTimeoutMessages.optionsNotObject());
-  const {
-    topics,
-    drainMs = DEFAULT_DRAIN_MS,
-    sweepIntervalMs = DEFAULT_SWEEP_INTERVAL_MS,
-    commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS,
-  } = options;
-  if (topics === null || typeof topics !== 'object' || Object.keys(topics).length === 0) {
-    invalid(durableTimeoutMessages.noTopics());
+export function createModuleEngine(options: DurableTimeoutModuleOptions): DurableTimeouts {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidModuleOptionsError(durableTimeoutMessages.invalidOptions(durableTimeoutMessages.optionsNotObject()));
   }
-  if (typeof drainMs !== 'number' || !Number.isFinite(drainMs) || drainMs < 0) {
-    invalid(durableTimeoutMessages.invalidDrainMs(drainMs));
+  try {
+    return new DurableTimeouts({ logger: new NestTimeoutLogger(), ...options });
+  } catch (error) {
+    if (!(error instanceof InvalidOptionsError)) throw error;
+    throw new InvalidModuleOptionsError(durableTimeoutMessages.invalidOptions(error.message), { cause: error });
   }
-  if (typeof sweepIntervalMs !== 'number' || !Number.isFinite(sweepIntervalMs) || sweepIntervalMs <= 0) {
-    invalid(durableTimeoutMessages.invalidSweepIntervalMs(sweepIntervalMs));
-  }
-  if (typeof commandTimeoutMs !== 'number' || !Number.isFinite(commandTimeoutMs) || commandTimeoutMs <= 0) {
-    invalid(durableTimeoutMessages.invalidCommandTimeoutMs(commandTimeoutMs));
-  }
-  return {
-    topics: Object.freeze(Object.keys(topics)),
-    drainMs,
-    sweepIntervalMs,
-    commandTimeoutMs,
-    startPollers: overrides.startPollers ?? true,
-  };
 }
 
-/** The engine's share of the module options: everything but the module's own `drainMs`. */
-export function engineOptionsOf(options: DurableTimeoutModuleOptions): DurableTimeoutsOptions {
-  const { drainMs: _drainMs, ...engineOptions } = options;
-  return engineOptions;
-}
-
-function invalid(problem: string): never {
-  throw new InvalidModuleOptionsError(durableTimeoutMessages.invalidOptions(problem));
+/** The module's settings: what its engine runs with (read from the engine, so never a second copy of its defaults). */
+export function settingsOf(engine: Pick<DurableTimeouts, 'settings'>, startPollers = true): DurableTimeoutSettings {
+  const { topics, drainMs, sweepIntervalMs, commandTimeoutMs } = engine.settings;
+  return { topics: Object.freeze(Object.keys(topics)), drainMs, sweepIntervalMs, commandTimeoutMs, startPollers };
 }

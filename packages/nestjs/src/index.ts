@@ -1,3 +1,11 @@
+/**
+ * `@durable-timeout/nestjs`: durable timeouts in a Nest application. `DurableTimeoutModule`,
+ * `@OnTimeout`, `TimeoutScheduler`, `DurableTimeoutExceptionFilter`, and the core's engine class,
+ * error classes and types, so an application imports this package alone. The Terminus indicator is
+ * at `@durable-timeout/nestjs/terminus`, the testing module at `@durable-timeout/nestjs/testing`.
+ *
+ * @packageDocumentation
+ */
 export { DurableTimeoutModule } from './durable-timeout.module.js';
 export {
   DURABLE_TIMEOUT_MODULE_OPTIONS,
@@ -10,14 +18,31 @@ export { TimeoutScheduler } from './timeout.scheduler.js';
 export { NestTimeoutLogger } from './nest-timeout.logger.js';
 export * from './errors/index.js';
 export type * from './interfaces/index.js';
-export type {
-  CancelResult,
-  DeadLetter,
-  JsonValue,
-  ScheduleOptions,
-  ScheduleResult,
-  TimeoutEvent,
-  TimeoutInfo,
-  TopicOptions,
-  TopicStats,
+export {
+  DEFAULT_RETRY_AFTER_SECONDS,
+  DurableTimeoutExceptionFilter,
+  type DurableTimeoutHttpError,
+} from './durable-timeout-exception.filter.js';
+// What a Nest application needs from the engine (its class, every error class, and below every
+// type: options, events, results, the store port), so it imports @durable-timeout/nestjs alone.
+export {
+  DurableTimeouts,
+  DurableTimeoutError,
+  DuplicateHandlerError,
+  InvalidDelayError,
+  InvalidOptionsError,
+  InvalidPayloadError,
+  InvalidStoreOptionError,
+  InvalidTimeoutIdError,
+  PayloadTooLargeError,
+  RedisReplyError,
+  RedisUnavailableError,
+  SlotLockedError,
+  SlotMovedError,
+  StoreClosedError,
+  TimeoutsStoppedError,
+  TopicMigratingError,
+  TopicSlotsMismatchError,
+  UnknownTopicError,
 } from '@durable-timeout/core';
+export type * from '@durable-timeout/core';

@@ -3,10 +3,11 @@ import { Injectable, Logger, Scope, type Provider, type Type } from '@nestjs/com
 import { DiscoveryModule } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { TimeoutEvent, TimeoutHandler } from '@durable-timeout/core';
+import { createTestingTimeouts } from '@durable-timeout/core/testing';
 import { OnTimeout } from './decorators/on-timeout.decorator.js';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from './durable-timeout.constants.js';
 import { durableTimeoutProviders } from './durable-timeout.providers.js';
-import { resolveDurableTimeoutSettings } from './durable-timeout.settings.js';
+import { settingsOf } from './durable-timeout.settings.js';
 import { DuplicateTimeoutHandlerError } from './errors/duplicate-timeout-handler.error.js';
 import { InvalidTimeoutHandlerError } from './errors/invalid-timeout-handler.error.js';
 import { UnknownTimeoutTopicError } from './errors/unknown-timeout-topic.error.js';
@@ -62,7 +63,7 @@ let moduleRef: TestingModule | undefined;
 
 async function boot(providers: Provider[], topics = ['payment', 'ride']): Promise<{ moduleRef: TestingModule; engine: FakeEngine }> {
   const engine = new FakeEngine();
-  const settings = resolveDurableTimeoutSettings({ topics: Object.fromEntries(topics.map((topic) => [topic, {}])) });
+  const settings = settingsOf(createTestingTimeouts({ topics: Object.fromEntries(topics.map((topic) => [topic, {}])) }).timeouts);
   moduleRef = await Test.createTestingModule({
     imports: [DiscoveryModule],
     providers: [

@@ -1,6 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { DurableTimeouts } from '@durable-timeout/core';
-import { resolveDurableTimeoutSettings } from './durable-timeout.settings.js';
+import { createTestingTimeouts } from '@durable-timeout/core/testing';
+import { settingsOf } from './durable-timeout.settings.js';
 import { ModuleNotStartedError } from './errors/module-not-started.error.js';
 import { TimeoutHandlerRegistry } from './timeout-handler.registry.js';
 import { TimeoutOrchestrator } from './timeout.orchestrator.js';
@@ -11,9 +12,9 @@ function setup(options: { handlers: string[]; startPollers?: boolean; drainMs?: 
     start: jest.fn(options.start ?? (async () => undefined)),
     stop: jest.fn(async (_options?: { drainMs?: number }) => undefined),
   };
-  const settings = resolveDurableTimeoutSettings(
-    { topics: { payment: {}, ride: {} }, drainMs: options.drainMs ?? 2_500 },
-    { startPollers: options.startPollers ?? true },
+  const settings = settingsOf(
+    createTestingTimeouts({ topics: { payment: {}, ride: {} }, drainMs: options.drainMs ?? 2_500 }).timeouts,
+    options.startPollers ?? true,
   );
   const registry = new TimeoutHandlerRegistry();
   for (const topic of options.handlers) registry.add({ topic, className: 'C', methodName: topic });

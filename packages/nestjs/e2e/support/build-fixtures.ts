@@ -12,9 +12,10 @@ const lockDir = `${repoRoot}.tmp/nestjs-e2e-build.lock`;
 const STALE_LOCK_MS = 5 * 60_000;
 
 /**
- * Builds `@durable-timeout/nestjs` (and the core it references) to `dist`, copies the engine's Lua
- * scripts, and compiles the fixture apps. Suites run in parallel workers, so the build runs under
- * a lock directory; a second caller waits, then finds `tsc -b` up to date.
+ * Builds `@durable-timeout/core` and `@durable-timeout/nestjs` with their own build scripts (both
+ * module formats, the Lua scripts embedded), then compiles the fixture apps. Suites run in
+ * parallel workers, so the build runs under a lock directory; a second caller waits, then finds
+ * `tsc -b` up to date.
  */
 export async function buildFixtures(deadlineMs = 240_000): Promise<void> {
   mkdirSync(`${repoRoot}.tmp`, { recursive: true });
@@ -30,8 +31,8 @@ export async function buildFixtures(deadlineMs = 240_000): Promise<void> {
     }
   }
   try {
+    await run('npm', ['run', 'build', '--silent', '-w', 'packages/core', '-w', 'packages/nestjs']);
     await run('npx', ['tsc', '-b', 'packages/nestjs/e2e/fixtures']);
-    await run('node', ['libs/tooling/copy-assets.mjs']);
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
   }

@@ -1,17 +1,13 @@
 import type { DurableTimeoutsOptions } from '@durable-timeout/core';
 
 /**
- * Options of `DurableTimeoutModule.forRoot` (or returned by the `forRootAsync` factory): the
- * engine's options (`connection`, `prefix`, `topics`, `sweepIntervalMs`, `commandTimeoutMs`, ...)
- * plus `drainMs` for shutdown. `logger` defaults to Nest's `Logger` (context `DurableTimeouts`).
+ * Options of `DurableTimeoutModule.forRoot` (or returned by the `forRootAsync` factory): exactly
+ * the engine's options (`connection`, `prefix`, `topics`, `sweepIntervalMs`, `commandTimeoutMs`,
+ * `drainMs`, ...), validated by the engine with its defaults. `logger` defaults to Nest's `Logger`
+ * (context `DurableTimeouts`). `drainMs` is how long `beforeApplicationShutdown` waits for
+ * running handlers before releasing their timeouts to other instances.
  */
-export interface DurableTimeoutModuleOptions<TTopics extends string = string> extends DurableTimeoutsOptions<TTopics> {
-  /**
-   * How long `beforeApplicationShutdown` waits for running handlers before releasing their
-   * timeouts to other instances. Default 10,000 ms.
-   */
-  drainMs?: number;
-}
+export interface DurableTimeoutModuleOptions<TTopics extends string = string> extends DurableTimeoutsOptions<TTopics> {}
 
 /** Extra options of `forRoot` / `forRootAsync` that shape the Nest module itself. */
 export interface DurableTimeoutModuleExtras {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { DurableTimeouts, HealthSnapshot, TopicStats } from '@durable-timeout/core';
-import { resolveDurableTimeoutSettings } from '../durable-timeout.settings.js';
+import { createTestingTimeouts } from '@durable-timeout/core/testing';
+import { settingsOf } from '../durable-timeout.settings.js';
 import { DurableTimeoutHealthIndicator } from './durable-timeout.health.js';
 
 const healthy: HealthSnapshot = { redisLatencyMs: 1, running: true, maxPollerIdleMs: 50, inFlight: 2 };
@@ -15,11 +16,9 @@ function indicator(options: {
     health: options.health ?? (async () => healthy),
     stats: options.stats ?? (async (topic: string) => ({ topic, pending: 1, firing: 0, dead: 0, oldestOverdueMs: 0 })),
   };
-  const settings = resolveDurableTimeoutSettings({
-    topics: { payment: {}, ride: {} },
-    sweepIntervalMs: 1_000,
-    commandTimeoutMs: options.commandTimeoutMs ?? 1_000,
-  });
+  const settings = settingsOf(
+    createTestingTimeouts({ topics: { payment: {}, ride: {} }, sweepIntervalMs: 1_000, commandTimeoutMs: options.commandTimeoutMs ?? 1_000 }).timeouts,
+  );
   return new DurableTimeoutHealthIndicator(engine as unknown as DurableTimeouts, settings, new HealthIndicatorService());
 }
 

@@ -1,3 +1,9 @@
+/**
+ * `@durable-timeout/nestjs/terminus`: the health indicator for `@nestjs/terminus` (an optional
+ * peer, imported by this entry point only).
+ *
+ * @packageDocumentation
+ */
 export {
   DEFAULT_MAX_OVERDUE_MS,
   DurableTimeoutHealthIndicator,

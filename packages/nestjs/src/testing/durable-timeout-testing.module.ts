@@ -1,16 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import {
-  createTestingTimeouts,
-  DurableTimeouts,
-  ManualClock,
-  type TestingTimeouts,
-  type TimeoutLogger,
-  type TopicOptions,
-} from '@durable-timeout/core';
+import { DurableTimeouts, type TimeoutLogger, type TopicOptions } from '@durable-timeout/core';
+import { createTestingTimeouts, ManualClock, type TestingTimeouts } from '@durable-timeout/core/testing';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from '../durable-timeout.constants.js';
 import { durableTimeoutProviders } from '../durable-timeout.providers.js';
-import { resolveDurableTimeoutSettings } from '../durable-timeout.settings.js';
+import { settingsOf } from '../durable-timeout.settings.js';
 import type { DurableTimeoutSettings } from '../interfaces/durable-timeout-module-options.interface.js';
 import { NestTimeoutLogger } from '../nest-timeout.logger.js';
 import { TimeoutScheduler } from '../timeout.scheduler.js';
@@ -52,19 +46,20 @@ export class DurableTimeoutTestingModule {
       imports: [DiscoveryModule],
       providers: [
         {
-          provide: DURABLE_TIMEOUT_SETTINGS,
-          useFactory: (): DurableTimeoutSettings =>
-            resolveDurableTimeoutSettings({ topics: options.topics, drainMs: 0 }, { startPollers: false }),
-        },
-        {
           provide: DURABLE_TIMEOUT_TESTING,
-          useFactory: (_settings: DurableTimeoutSettings): TestingTimeouts =>
+          useFactory: (): TestingTimeouts =>
             createTestingTimeouts({
               topics: options.topics,
               startAt: options.startAt,
+              drainMs: 0,
               logger: options.logger === undefined ? new NestTimeoutLogger() : options.logger,
             }),
-          inject: [DURABLE_TIMEOUT_SETTINGS],
+        },
+        {
+          provide: DURABLE_TIMEOUT_SETTINGS,
+          // The manual clock fires: no pollers.
+          useFactory: (testing: TestingTimeouts): DurableTimeoutSettings => settingsOf(testing.timeouts, false),
+          inject: [DURABLE_TIMEOUT_TESTING],
         },
         {
           provide: DURABLE_TIMEOUT_TESTING_CLOCK,

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DurableTimeouts, ManualClock } from '@durable-timeout/core';
+import { DurableTimeouts } from '@durable-timeout/core';
+import { ManualClock } from '@durable-timeout/core/testing';
 import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
 import { DURABLE_TIMEOUT_TESTING_CLOCK, MAX_FIRE_ROUNDS } from './timeout-testing.constants.js';
 

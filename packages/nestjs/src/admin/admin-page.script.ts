@@ -1,0 +1,75 @@
+import { ADMIN_CSRF_HEADER } from './durable-timeout-admin.constants.js';
+
+/**
+ * The page's one script, served as `admin.js` (no build step, no inline code). It asks before a
+ * replay or purge, posts it to the JSON API with the header that proves the request comes from the
+ * page, reloads the page to show the outcome, and keeps the auto-refresh choice for the session.
+ */
+export const ADMIN_PAGE_SCRIPT = `'use strict';
+(function () {
+  var api = document.body.getAttribute('data-api');
+  var flash = document.getElementById('flash');
+  var FLASH_KEY = 'durable-timeout-admin:flash';
+  var REFRESH_KEY = 'durable-timeout-admin:refresh';
+
+  function show(text, failed) {
+    flash.textContent = text;
+    flash.className = failed ? 'flash error' : 'flash';
+    flash.hidden = false;
+  }
+
+  var kept = sessionStorage.getItem(FLASH_KEY);
+  if (kept) {
+    sessionStorage.removeItem(FLASH_KEY);
+    show(kept, false);
+  }
+
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest('button[data-action]');
+    if (!button) return;
+    var action = button.getAttribute('data-action');
+    var topic = button.getAttribute('data-topic');
+    var id = button.getAttribute('data-id');
+    var what = id === null ? 'every dead letter' : 'dead letter "' + id + '"';
+    var question = action === 'replay'
+      ? 'Replay ' + what + ' of ' + topic + '? It becomes due now and its handler runs again.'
+      : 'Purge ' + what + ' of ' + topic + '? It is deleted for good.';
+    if (!window.confirm(question)) return;
+    button.disabled = true;
+    fetch(api + '/topics/' + encodeURIComponent(topic) + '/dead/' + action, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', '${ADMIN_CSRF_HEADER}': '1' },
+      body: JSON.stringify(id === null ? {} : { ids: [id] }),
+    })
+      .then(function (response) {
+        return response.json().then(function (body) {
+          if (!response.ok) throw new Error(body.message || response.statusText);
+          return body;
+        });
+      })
+      .then(function (body) {
+        var done = action === 'replay' ? body.replayed : body.purged;
+        sessionStorage.setItem(FLASH_KEY, (action === 'replay' ? 'Replayed ' : 'Purged ') + done + ' dead letter' + (done === 1 ? '' : 's') + ' of ' + topic + '.');
+        location.reload();
+      })
+      .catch(function (error) {
+        button.disabled = false;
+        show('Failed: ' + error.message, true);
+      });
+  });
+
+  var auto = document.getElementById('auto-refresh');
+  auto.checked = sessionStorage.getItem(REFRESH_KEY) === 'on';
+  var timer = null;
+  function schedule() {
+    clearTimeout(timer);
+    if (auto.checked) timer = setTimeout(function () { location.reload(); }, 10000);
+  }
+  auto.addEventListener('change', function () {
+    sessionStorage.setItem(REFRESH_KEY, auto.checked ? 'on' : 'off');
+    schedule();
+  });
+  schedule();
+})();
+`;

@@ -1,0 +1,84 @@
+import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { DurableTimeoutError, DurableTimeouts, RedisUnavailableError, UnknownTopicError, type DeadLetter, type TimeoutInfo, type TopicSlotStats, type TopicStats } from '@durable-timeout/core';
+import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
+import { DURABLE_TIMEOUT_ADMIN_SETTINGS } from './durable-timeout-admin.constants.js';
+import type { DurableTimeoutAdminSettings } from './durable-timeout-admin-options.interface.js';
+
+/** A pending or firing timeout as the page shows it: the payload only when payloads are enabled. */
+export type AdminTimeout = Omit<TimeoutInfo, 'payload'> & { payload?: TimeoutInfo['payload'] };
+
+/** A dead letter as the page shows it: the payload only when payloads are enabled. */
+export type AdminDeadLetter = Omit<DeadLetter, 'payload'> & { payload?: DeadLetter['payload'] };
+
+/** One topic in detail: its totals and every slot. */
+export interface AdminTopicDetail extends TopicStats {
+  perSlot: TopicSlotStats[];
+}
+
+/**
+ * What the admin page and its API read and change, through the engine's public methods only: counts
+ * per topic and per slot, and pages of pending timeouts and dead letters (never whole sets). Engine
+ * errors become HTTP errors: unknown topic 404, bad input 400, Redis unavailable 503.
+ */
+@Injectable()
+export class DurableTimeoutAdminService {
+  constructor(
+    @Inject(DURABLE_TIMEOUTS) private readonly engine: DurableTimeouts,
+    @Inject(DURABLE_TIMEOUT_ADMIN_SETTINGS) private readonly settings: DurableTimeoutAdminSettings,
+  ) {}
+
+  /** The engine's topics, in the order configured. */
+  get topics(): string[] {
+    return this.engine.topics;
+  }
+
+  /** Totals of every topic. */
+  overview(): Promise<TopicStats[]> {
+    return asHttp(() => Promise.all(this.engine.topics.map((topic) => this.engine.stats(topic))));
+  }
+
+  /** One topic: totals and slots. */
+  topic(topic: string): Promise<AdminTopicDetail> {
+    return asHttp(async () => {
+      const [stats, perSlot] = await Promise.all([this.engine.stats(topic), this.engine.slotStats(topic)]);
+      return { ...stats, perSlot };
+    });
+  }
+
+  /** A page of the next due timeouts of a topic. */
+  pending(topic: string, offset: number, limit: number): Promise<AdminTimeout[]> {
+    return asHttp(async () => (await this.engine.listPending(topic, { offset, limit })).map((info) => this.hidePayload(info)));
+  }
+
+  /** A page of the dead letters of a topic, oldest first. */
+  dead(topic: string, offset: number, limit: number): Promise<AdminDeadLetter[]> {
+    return asHttp(async () => (await this.engine.listDead(topic, { offset, limit })).map((letter) => this.hidePayload(letter)));
+  }
+
+  /** Replays the chosen dead letters (all when `ids` is undefined); returns how many. */
+  replay(topic: string, ids: readonly string[] | undefined): Promise<number> {
+    return asHttp(() => this.engine.replayDead(topic, ids));
+  }
+
+  /** Purges the chosen dead letters (all when `ids` is undefined); returns how many. */
+  purge(topic: string, ids: readonly string[] | undefined): Promise<number> {
+    return asHttp(() => this.engine.purgeDead(topic, ids));
+  }
+
+  private hidePayload<T extends { payload: unknown }>(record: T): Omit<T, 'payload'> & { payload?: T['payload'] } {
+    if (this.settings.showPayloads) return record;
+    const { payload: _hidden, ...rest } = record;
+    return rest;
+  }
+}
+
+async function asHttp<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof UnknownTopicError) throw new NotFoundException(error.message);
+    if (error instanceof DurableTimeoutError) throw new BadRequestException(error.message);
+    if (error instanceof RedisUnavailableError) throw new ServiceUnavailableException(error.message);
+    throw error;
+  }
+}
