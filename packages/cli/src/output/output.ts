@@ -1,0 +1,55 @@
+import type { JsonValue } from '@durable-timeout/core';
+import { oneLine } from './format.js';
+import { renderTable, type Column } from './table.js';
+
+/** Where a command writes: standard output and standard error, as raw text. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** Writes a command's result: as JSON (`--json`, for scripts) or as text for people. */
+export class Output {
+  constructor(
+    private readonly io: CliIo,
+    /** Whether `--json` was given. */
+    readonly json: boolean,
+  ) {}
+
+  /** Writes `data` as JSON, or what `human` renders from it. */
+  result<T>(data: T, human: (data: T) => string): void {
+    this.io.out(`${this.json ? JSON.stringify(data, null, 2) : human(data)}\n`);
+  }
+
+  /** A progress line of a long command, on standard error so that standard output keeps only the result. */
+  progress(line: string): void {
+    this.io.err(`${line}\n`);
+  }
+
+  /**
+   * Writes a list of timeouts or dead letters: as JSON, or as a table of `cells` per record; the
+   * payloads (in a last column, or in the JSON) only when `showPayloads`.
+   */
+  records<T extends { payload: unknown }>(records: readonly T[], showPayloads: boolean, columns: readonly Column[], cells: (record: T) => string[]): void {
+    this.result(
+      records.map((record) => withPayload(record, showPayloads)),
+      () =>
+        renderTable(
+          [...columns, ...(showPayloads ? [{ header: 'payload' }] : [])],
+          records.map((record) => [...cells(record), ...(showPayloads ? [oneLine(payloadText(record.payload), 80)] : [])]),
+        ),
+    );
+  }
+}
+
+/** A copy of a record without its payload, unless payloads are to be shown (they may hold personal data). */
+export function withPayload<T extends { payload: unknown }>(record: T, show: boolean): T | Omit<T, 'payload'> {
+  if (show) return record;
+  const { payload: _hidden, ...rest } = record;
+  return rest;
+}
+
+/** A payload as one line of JSON text. */
+export function payloadText(payload: JsonValue | unknown): string {
+  return JSON.stringify(payload) ?? 'null';
+}
