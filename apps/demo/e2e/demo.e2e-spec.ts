@@ -83,8 +83,7 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
 describe('npm run demo (apps/demo)', () => {
   beforeAll(() => {
     workDir = mkdtempSync(join(tmpdir(), 'demo-e2e-'));
-    execFileSync('npx', ['tsc', '-b', 'apps/demo', 'apps/orders'], { cwd: root, stdio: 'inherit' });
-    execFileSync(process.execPath, ['libs/tooling/copy-assets.mjs'], { cwd: root, stdio: 'inherit' });
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
   }, 180_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import request, { type Agent } from 'supertest';
+import { testSettings } from '@durable-timeout/sample-app-support';
 import { AppModule } from '../src/app.module.js';
 import { loadOrdersConfig, type OrdersConfig } from '../src/config/orders.config.js';
 
@@ -17,17 +17,7 @@ export interface OrdersAppUnderTest {
 
 /** Settings shared by the instances of one test: same Redis and prefixes, so they share state and timeouts. */
 export function sharedConfig(redisUrl: string, overrides: Partial<OrdersConfig> = {}): OrdersConfig {
-  const tag = randomUUID().slice(0, 8);
-  return {
-    ...loadOrdersConfig({}),
-    REDIS_URL: redisUrl,
-    KEY_PREFIX: `orders-${tag}`,
-    DT_PREFIX: `dt-${tag}`,
-    PAYMENT_TIMEOUT_MS: 300,
-    TIMEOUT_LEASE_MS: 2_000,
-    DRAIN_MS: 1_000,
-    ...overrides,
-  };
+  return { ...loadOrdersConfig({}), ...testSettings(redisUrl, 'orders'), PAYMENT_TIMEOUT_MS: 300, ...overrides };
 }
 
 /** Starts the app exactly as `main.ts` does (shutdown hooks aside), listening on a random port. */
@@ -41,3 +31,11 @@ export async function startOrdersApp(config: OrdersConfig): Promise<OrdersAppUnd
 export function orderBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { items: [{ sku: 'SKU-1', qty: 2 }], amountCents: 4_200, customerId: 'customer-1', ...overrides };
 }
+
+/** The orders app as the specs of what both sample apps share drive it (libs/sample-app-support/e2e). */
+export const ordersSubject = {
+  name: 'orders',
+  start: (redisUrl: string) => startOrdersApp(sharedConfig(redisUrl)),
+  create: (http: Agent) => http.post('/orders').send(orderBody()),
+  recordPath: (id: string) => `/orders/${id}`,
+};

@@ -1,6 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { DURABLE_TIMEOUTS } from '@durable-timeout/nestjs';
-import type { DurableTimeouts } from '@durable-timeout/core';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { OrderExpiryService } from '../src/orders/order-expiry.service.js';
 import type { OrderView } from '../src/orders/order.model.js';
@@ -120,14 +118,6 @@ describe('orders app (durable mode) over HTTP', () => {
     }
   });
 
-  it('answers 503 with Retry-After to new work once its timeouts have stopped (shutting down)', async () => {
-    const orders = await start(sharedConfig(redis.url));
-    await orders.app.get<DurableTimeouts>(DURABLE_TIMEOUTS).stop({ drainMs: 0 });
-    const refused = await orders.http.post('/orders').send(orderBody()).expect(503);
-    expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.body.message).toContain('shutting down');
-  });
-
   it('answers 400 with a message for bad bodies and 404 for unknown orders', async () => {
     const orders = await start(sharedConfig(redis.url));
     const bad: Record<string, unknown>[] = [
@@ -192,32 +182,5 @@ describe('orders app (durable mode) over HTTP', () => {
     }
     // Every handler run across A and B: one per unpaid order, none for the paid ones.
     expect(expiryCalls.flat().sort()).toEqual([...unpaid].sort());
-  });
-});
-
-describe('orders app health', () => {
-  it('is up with Redis and the timeout pollers; once Redis is killed, health and the API answer 503', async () => {
-    const redis = await RedisServer.start();
-    const orders = await startOrdersApp(sharedConfig(redis.url));
-    try {
-      // Right after start the pollers may not have finished their first cycle yet: wait for up.
-      const up = await eventually(() => orders.http.get('/health'), (response) => response.status === 200);
-      expect(up.body).toMatchObject({ status: 'ok', info: { redis: { status: 'up' }, 'durable-timeout': { status: 'up' } } });
-
-      await redis.kill();
-      const down = await eventually(() => orders.http.get('/health'), (response) => response.status === 503);
-
-      // The API answers 503 with Retry-After (not 500) while Redis is unreachable.
-      const notCreated = await orders.http.post('/orders').send(orderBody()).expect(503);
-      expect(notCreated.headers['retry-after']).toBe('1');
-      expect(notCreated.body.message).toContain('retry');
-      const notRead = await orders.http.get('/orders/00000000-0000-4000-8000-000000000000').expect(503);
-      expect(notRead.body.message).toContain('did not answer');
-      expect(down.body.status).toBe('error');
-      expect(down.body.error).toHaveProperty('redis.status', 'down');
-    } finally {
-      await orders.app.close();
-      await redis.stop();
-    }
   });
 });

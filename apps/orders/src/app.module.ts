@@ -1,14 +1,10 @@
-import { Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { TerminusModule } from '@nestjs/terminus';
 import { DurableTimeoutModule } from '@durable-timeout/nestjs';
-import { DurableTimeoutHealthIndicator } from '@durable-timeout/nestjs/terminus';
-import { HealthController, RedisHealthIndicator, ServiceUnavailableFilter, ShutdownLogger } from '@durable-timeout/sample-app-support';
+import { SampleAppModule } from '@durable-timeout/sample-app-support';
 import { loadOrdersConfig, type OrdersConfig } from './config/orders.config.js';
 import { PAYMENT_TOPIC } from './orders/deadlines/durable-payment-deadlines.js';
 import { OrdersModule } from './orders/orders.module.js';
-import { RedisModule } from './redis/redis.module.js';
 
 /** Attempts of a payment timeout before it is dead-lettered: only Redis errors make it retry. */
 const PAYMENT_MAX_ATTEMPTS = 10;
@@ -17,23 +13,16 @@ const PAYMENT_MAX_ATTEMPTS = 10;
 @Module({})
 export class AppModule {
   /**
-   * Assembles the app for a configuration (default: read from `process.env`). The config is handed
-   * to `ConfigModule` as is, so two instances with different settings can run in one process (tests).
+   * Assembles the app for a configuration (default: read from `process.env`): the frame every
+   * sample app shares (config, Redis, health, errors), the durable-timeout module in durable mode,
+   * and the orders feature.
    */
   static register(config: OrdersConfig = loadOrdersConfig()): DynamicModule {
     const durable = config.TIMEOUT_MODE === 'durable';
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({
-          isGlobal: true,
-          ignoreEnvFile: true,
-          ignoreEnvVars: true,
-          skipProcessEnv: true,
-          load: [() => ({ ...config })],
-        }),
-        RedisModule,
-        TerminusModule,
+        SampleAppModule.forRoot({ name: 'orders', config, durableTimeouts: durable }),
         ...(durable
           ? [
               DurableTimeoutModule.forRootAsync({
@@ -56,17 +45,6 @@ export class AppModule {
             ]
           : []),
         OrdersModule.register(config.TIMEOUT_MODE),
-      ],
-      controllers: [HealthController],
-      providers: [
-        ShutdownLogger,
-        RedisHealthIndicator,
-        ...(durable ? [DurableTimeoutHealthIndicator] : []),
-        { provide: APP_FILTER, useClass: ServiceUnavailableFilter },
-        {
-          provide: APP_PIPE,
-          useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
-        },
       ],
     };
   }

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { InvalidConfigError } from '@durable-timeout/sample-app-support';
+import { readConfigOrExit } from '@durable-timeout/sample-app-support';
 import { AppModule } from './app.module.js';
-import { loadOrdersConfig, type OrdersConfig } from './config/orders.config.js';
+import { loadOrdersConfig } from './config/orders.config.js';
 
-const config = readConfigOrExit();
+const config = readConfigOrExit(() => loadOrdersConfig());
 const app = await NestFactory.create(AppModule.register(config));
 // SIGTERM (a rolling deploy) runs the shutdown hooks: durable mode drains running timeout
 // handlers and hands the rest back to the other instances before the process exits.
@@ -15,14 +15,3 @@ new Logger('Bootstrap').log(
   `orders listening on port ${config.PORT} (mode ${config.TIMEOUT_MODE}, payment timeout ${config.PAYMENT_TIMEOUT_MS} ms` +
     `${config.INSTANCE_ID ? `, instance ${config.INSTANCE_ID}` : ''})`,
 );
-
-/** A bad environment variable ends the process with its one-line explanation, not a stack trace. */
-function readConfigOrExit(): OrdersConfig {
-  try {
-    return loadOrdersConfig();
-  } catch (error) {
-    if (!(error instanceof InvalidConfigError)) throw error;
-    new Logger('Bootstrap').fatal(error.message);
-    process.exit(1);
-  }
-}

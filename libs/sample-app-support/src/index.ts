@@ -1,17 +1,28 @@
+export { readConfigOrExit } from './app/read-config-or-exit.js';
+export { SampleAppModule, type SampleAppModuleOptions } from './app/sample-app.module.js';
 export { configMessages } from './config/config.messages.js';
-export {
-  loadSampleAppConfig,
-  SAMPLE_APP_CONFIG_DEFAULTS,
-  type SampleAppConfig,
-  type TimeoutMode,
-} from './config/sample-app-config.js';
-export { envReader, integer, oneOf, prefix, redisUrl, type Environment } from './config/env-parsers.js';
-export { HealthController } from './health/health.controller.js';
+export { loadSampleAppConfig, SAMPLE_APP_CONFIG_DEFAULTS, type SampleAppConfig } from './config/sample-app-config.js';
+export { envReader, httpUrl, integer, oneOf, prefix, redisUrl, secret, type Environment } from './config/env-parsers.js';
+export { CorruptRecordError } from './errors/corrupt-record.error.js';
 export { InvalidConfigError } from './errors/invalid-config.error.js';
+export { RecordConflictError } from './errors/record-conflict.error.js';
+export { RecordExistsError } from './errors/record-exists.error.js';
+export { RecordNotFoundError } from './errors/record-not-found.error.js';
 export { StateUnavailableError, reachRedis } from './errors/state-unavailable.error.js';
+export { HealthController } from './health/health.controller.js';
+export { RecordErrorsFilter } from './http/record-errors.filter.js';
 export { ServiceUnavailableFilter } from './http/service-unavailable.filter.js';
 export { APP_NAME, ShutdownLogger } from './lifecycle/shutdown.logger.js';
+export type { DeliveryStamp, NewRecord, RecordChange, RecordDue, RecordTransition, StoredRecord, TransitionOutcome } from './records/record-change.js';
+export { RecordKeys } from './records/record-keys.js';
+export { StatusRecords, type StatusRecordsOptions } from './records/status-records.js';
+export { StoredRecordReader, isPlainObject, isPositiveInteger } from './records/stored-record.reader.js';
 export { redisMessages } from './redis/redis.messages.js';
 export { RedisHealthIndicator } from './redis/redis.health.js';
 export { REDIS_CLIENT, RedisClientCloser, redisClientProvider, type RedisClientConfig } from './redis/redis-client.providers.js';
 export { eventually } from './testing/eventually.js';
+export { testSettings } from './testing/test-settings.js';
+export { cancelSupersededTimeout } from './timeouts/cancel-superseded-timeout.js';
+export { MetricsController } from './operations/metrics.controller.js';
+export { operatorModules, TimeoutMetricsModule } from './operations/operator.modules.js';
+export { TimeoutMetricsExporter } from './operations/timeout-metrics.exporter.js';

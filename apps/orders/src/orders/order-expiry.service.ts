@@ -1,12 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { DeliveryStamp } from '@durable-timeout/sample-app-support';
 import { ordersMessages } from './orders.messages.js';
 import { OrderRepository } from './order.repository.js';
-
-/** Which delivery of the payment timeout is running (durable mode). */
-export interface ExpiryDelivery {
-  fencingToken: number;
-  attempt: number;
-}
 
 /**
  * What happens when an order's payment window closes: PENDING_PAYMENT -> PAYMENT_TIMEOUT, as a
@@ -24,12 +19,8 @@ export class OrderExpiryService {
    * Expires the order if it is still pending; returns whether this call applied the change.
    * Throws only when Redis fails (the durable module then retries).
    */
-  async expire(orderId: string, delivery?: ExpiryDelivery): Promise<boolean> {
-    const outcome = await this.orders.transition(orderId, 'PENDING_PAYMENT', 'PAYMENT_TIMEOUT', {
-      by: 'timeout',
-      fencingToken: delivery?.fencingToken,
-      attempt: delivery?.attempt,
-    });
+  async expire(orderId: string, delivery?: DeliveryStamp): Promise<boolean> {
+    const outcome = await this.orders.transition(orderId, 'PENDING_PAYMENT', 'PAYMENT_TIMEOUT', { by: 'timeout', delivery });
     if (outcome.applied) {
       this.logger.log(ordersMessages.timedOut(orderId, delivery?.attempt ?? 1, delivery?.fencingToken ?? 0));
       return true;

@@ -1,3 +1,5 @@
+import type { RecordTransition } from '@durable-timeout/sample-app-support';
+
 /** Where an order is in its life. Only PENDING_PAYMENT has a way out; the two others are final. */
 export type OrderStatus = 'PENDING_PAYMENT' | 'CONFIRMED' | 'PAYMENT_TIMEOUT';
 
@@ -5,19 +7,7 @@ export type OrderStatus = 'PENDING_PAYMENT' | 'CONFIRMED' | 'PAYMENT_TIMEOUT';
 export type TransitionCause = 'payment' | 'timeout';
 
 /** One line of an order's audit trail: a status change, applied once, never rewritten. */
-export interface OrderTransition {
-  from: OrderStatus;
-  to: OrderStatus;
-  /** ISO 8601 time of the change (Redis server clock). */
-  at: string;
-  by: TransitionCause;
-  /** Timeout path only: the fencing token of the delivery that applied it. */
-  fencingToken?: number;
-  /** Timeout path only: the delivery attempt that applied it. */
-  attempt?: number;
-  /** The INSTANCE_ID of the instance that applied it, when set. */
-  instance?: string;
-}
+export type OrderTransition = RecordTransition<OrderStatus, TransitionCause>;
 
 /** One line of an order. */
 export interface OrderItem {
@@ -45,3 +35,6 @@ export type CreatedOrderView = Pick<OrderView, 'id' | 'status' | 'createdAt' | '
 
 /** The statuses, for parsing what Redis holds. */
 export const ORDER_STATUSES: readonly OrderStatus[] = ['PENDING_PAYMENT', 'CONFIRMED', 'PAYMENT_TIMEOUT'];
+
+/** The causes of a transition, for parsing what Redis holds. */
+export const TRANSITION_CAUSES: readonly TransitionCause[] = ['payment', 'timeout'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CorruptOrderError } from './errors/corrupt-order.error.js';
+import { CorruptRecordError } from '@durable-timeout/sample-app-support';
 import { parseOrder } from './order.parser.js';
 
 const ID = '11111111-2222-4333-8444-555555555555';
@@ -52,8 +52,8 @@ describe('parseOrder', () => {
     ['a transition that is not JSON', stored(), ['not json']],
     ['a transition with an unknown cause', stored(), [JSON.stringify({ from: 'PENDING_PAYMENT', to: 'CONFIRMED', at: AT, by: 'admin' })]],
     ['a transition to an unknown status', stored(), [JSON.stringify({ from: 'PENDING_PAYMENT', to: 'LOST', at: AT, by: 'timeout' })]],
-  ])('refuses %s with CorruptOrderError naming the order', (_case, fields, transitions) => {
-    expect(() => parseOrder(ID, fields, transitions)).toThrow(CorruptOrderError);
+  ])('refuses %s with CorruptRecordError naming the order', (_case, fields, transitions) => {
+    expect(() => parseOrder(ID, fields, transitions)).toThrow(CorruptRecordError);
     expect(() => parseOrder(ID, fields, transitions)).toThrow(ID);
   });
 });

@@ -1,14 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Redis } from 'ioredis';
-import { REDIS_CLIENT, reachRedis } from '@durable-timeout/sample-app-support';
+import { REDIS_CLIENT, StatusRecords, type DeliveryStamp, type RecordDue } from '@durable-timeout/sample-app-support';
 import type { OrdersConfig } from '../config/orders.config.js';
-import { OrderExistsError } from './errors/order-exists.error.js';
-import { OrderKeys } from './order.keys.js';
-import type { OrderItem, OrderStatus, OrderView, TransitionCause } from './order.model.js';
-import { parseOrder, parseStatus } from './order.parser.js';
-import { CorruptOrderError } from './errors/corrupt-order.error.js';
-import { CREATE_ORDER_LUA, TRANSITION_ORDER_LUA } from './order.scripts.js';
+import { ORDER_STATUSES, type OrderItem, type OrderStatus, type OrderView, type TransitionCause } from './order.model.js';
+import { parseOrder } from './order.parser.js';
 
 /** What a new order holds besides its id and times. */
 export interface NewOrder {
@@ -18,13 +14,13 @@ export interface NewOrder {
 }
 
 /** When a new order's payment is due: a time already fixed (the durable timeout's) or a delay from now. */
-export type PaymentDue = { dueAt: number } | { delayMs: number };
+export type PaymentDue = RecordDue;
 
 /** Who asks for a status change, written into the transition. */
 export interface TransitionRequest {
   by: TransitionCause;
-  fencingToken?: number;
-  attempt?: number;
+  /** The timeout delivery applying it (timeout path only). */
+  delivery?: DeliveryStamp;
   /** More fields to store on the order with the change (e.g. the payment reference). */
   fields?: Record<string, string>;
 }
@@ -35,82 +31,54 @@ export type TransitionOutcome =
   | { applied: false; status: OrderStatus }
   | { applied: false; status: null };
 
-interface OrderScripts {
-  ordersCreate(key: string, id: string, details: string, dueAt: string, delayMs: string): Promise<unknown>;
-  ordersTransition(orderKey: string, transitionsKey: string, ...args: string[]): Promise<unknown>;
-}
-
 /**
- * The orders state in Redis, shared by every instance. Each write is one Lua script: an order is
- * created once, and each status change is a compare-and-set from the expected status that appends
- * the change to the order's audit list in the same atomic step.
+ * The orders in Redis, shared by every instance: a hash and an audit list per order, each write
+ * one Lua script (`StatusRecords`). An order is created once, and each status change is a
+ * compare-and-set from the expected status that appends the change to the audit list in the same
+ * atomic step.
  */
 @Injectable()
 export class OrderRepository {
-  private readonly keys: OrderKeys;
-  private readonly scripts: OrderScripts;
-  private readonly instance: string;
+  private readonly records: StatusRecords<OrderStatus, TransitionCause>;
 
-  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis, config: ConfigService<OrdersConfig, true>) {
-    this.keys = new OrderKeys(config.get('KEY_PREFIX', { infer: true }));
-    this.instance = config.get('INSTANCE_ID', { infer: true }) ?? '';
-    redis.defineCommand('ordersCreate', { numberOfKeys: 1, lua: CREATE_ORDER_LUA });
-    redis.defineCommand('ordersTransition', { numberOfKeys: 2, lua: TRANSITION_ORDER_LUA });
-    this.scripts = redis as unknown as OrderScripts;
+  constructor(@Inject(REDIS_CLIENT) redis: Redis, config: ConfigService<OrdersConfig, true>) {
+    this.records = new StatusRecords(redis, {
+      prefix: config.get('KEY_PREFIX', { infer: true }),
+      kind: 'order',
+      statuses: ORDER_STATUSES,
+      instance: config.get('INSTANCE_ID', { infer: true }),
+    });
   }
 
   /** Stores a new order in PENDING_PAYMENT; returns its creation and payment due times (ms, Redis clock). */
   async create(id: string, order: NewOrder, due: PaymentDue): Promise<{ createdAt: number; paymentDueAt: number }> {
     const details = JSON.stringify({ items: order.items, amountCents: order.amountCents, customerId: order.customerId });
-    const reply = await reachRedis(() =>
-      this.scripts.ordersCreate(
-        this.keys.order(id),
-        id,
-        details,
-        'dueAt' in due ? String(due.dueAt) : '',
-        'delayMs' in due ? String(due.delayMs) : '0',
-      ),
-    );
-    if (reply === -1) throw new OrderExistsError(id);
-    const [createdAt, paymentDueAt] = reply as [number, number];
-    return { createdAt, paymentDueAt };
+    const { createdAt, dueAt } = await this.records.create(id, {
+      status: 'PENDING_PAYMENT',
+      dueField: 'paymentDueAt',
+      due,
+      fields: { details },
+    });
+    return { createdAt, paymentDueAt: dueAt };
   }
 
-  /** Reads an order with its transitions in one MULTI (a consistent snapshot), or null. */
+  /** Reads an order with its transitions (a consistent snapshot), or null. */
   async get(id: string): Promise<OrderView | null> {
-    const replies = await reachRedis(() =>
-      this.redis.multi().hgetall(this.keys.order(id)).lrange(this.keys.transitions(id), 0, -1).exec(),
-    );
-    if (replies === null) return null;
-    const [[hashError, fields], [listError, transitions]] = replies as [
-      [Error | null, Record<string, string>],
-      [Error | null, string[]],
-    ];
-    if (hashError) throw hashError;
-    if (listError) throw listError;
-    if (Object.keys(fields).length === 0) return null;
-    return parseOrder(id, fields, transitions);
+    const stored = await this.records.read(id);
+    return stored === null ? null : parseOrder(id, stored.fields, stored.transitions);
   }
 
   /** Compare-and-set: moves the order from `from` to `to` only if it is in `from` now. */
   async transition(id: string, from: OrderStatus, to: OrderStatus, request: TransitionRequest): Promise<TransitionOutcome> {
-    const extra = Object.entries(request.fields ?? {}).flat();
-    const reply = await reachRedis(() =>
-      this.scripts.ordersTransition(
-        this.keys.order(id),
-        this.keys.transitions(id),
-        from,
-        to,
-        request.by,
-        request.fencingToken === undefined ? '' : String(request.fencingToken),
-        request.attempt === undefined ? '' : String(request.attempt),
-        this.instance,
-        ...extra,
-      ),
-    );
-    if (reply === -1) return { applied: false, status: null };
-    const [applied, value] = reply as [number, number | string];
-    if (applied === 1) return { applied: true, at: Number(value) };
-    return { applied: false, status: parseStatus(value, () => new CorruptOrderError(id, 'unknown status')) };
+    const outcome = await this.records.transition(id, {
+      from: [from],
+      to,
+      by: request.by,
+      delivery: request.delivery,
+      set: request.fields,
+    });
+    if (outcome.kind === 'applied') return { applied: true, at: outcome.at };
+    // Only the status guard is in play here: anything else than a refusal means no such order.
+    return { applied: false, status: outcome.kind === 'refused' ? outcome.status : null };
   }
 }

@@ -1,5 +1,4 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import type { TimeoutMode } from '../config/orders.config.js';
 import { DurablePaymentDeadlines } from './deadlines/durable-payment-deadlines.js';
 import { LegacyPaymentDeadlines } from './deadlines/legacy-payment-deadlines.js';
@@ -7,7 +6,6 @@ import { PaymentDeadlines } from './deadlines/payment-deadlines.js';
 import { PaymentTimeoutHandler } from './deadlines/payment-timeout.handler.js';
 import { OrderExpiryService } from './order-expiry.service.js';
 import { OrderRepository } from './order.repository.js';
-import { OrdersExceptionFilter } from './orders-exception.filter.js';
 import { OrdersController } from './orders.controller.js';
 import { OrdersService } from './orders.service.js';
 
@@ -23,13 +21,7 @@ export class OrdersModule {
     return {
       module: OrdersModule,
       controllers: [OrdersController],
-      providers: [
-        OrderRepository,
-        OrderExpiryService,
-        OrdersService,
-        ...deadlines,
-        { provide: APP_FILTER, useClass: OrdersExceptionFilter },
-      ],
+      providers: [OrderRepository, OrderExpiryService, OrdersService, ...deadlines],
     };
   }
 }

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { isUUID } from 'class-validator';
+import { RecordConflictError, RecordNotFoundError } from '@durable-timeout/sample-app-support';
 import type { OrdersConfig } from '../config/orders.config.js';
 import { PaymentDeadlines } from './deadlines/payment-deadlines.js';
-import { OrderNotFoundError } from './errors/order-not-found.error.js';
-import { OrderNotPendingError } from './errors/order-not-pending.error.js';
 import type { CreatedOrderView, OrderView } from './order.model.js';
 import { OrderRepository, type NewOrder } from './order.repository.js';
 import { ordersMessages } from './orders.messages.js';
@@ -49,14 +48,14 @@ export class OrdersService {
    * other's status (the payment as a 409, the timeout as a no-op).
    */
   async pay(id: string, paymentRef: string): Promise<OrderView> {
-    if (!isUUID(id)) throw new OrderNotFoundError(id);
+    if (!isUUID(id)) throw new RecordNotFoundError(id, ordersMessages.notFound(id));
     const outcome = await this.orders.transition(id, 'PENDING_PAYMENT', 'CONFIRMED', {
       by: 'payment',
       fields: { paymentRef },
     });
     if (!outcome.applied) {
-      if (outcome.status === null) throw new OrderNotFoundError(id);
-      throw new OrderNotPendingError(id, outcome.status);
+      if (outcome.status === null) throw new RecordNotFoundError(id, ordersMessages.notFound(id));
+      throw new RecordConflictError(id, ordersMessages.notPending(id, outcome.status));
     }
     this.logger.log(ordersMessages.confirmed(id));
     await this.deadlines.disarm(id);
@@ -66,7 +65,7 @@ export class OrdersService {
   /** Reads an order with its transitions. */
   async get(id: string): Promise<OrderView> {
     const order = isUUID(id) ? await this.orders.get(id) : null;
-    if (order === null) throw new OrderNotFoundError(id);
+    if (order === null) throw new RecordNotFoundError(id, ordersMessages.notFound(id));
     return order;
   }
 }

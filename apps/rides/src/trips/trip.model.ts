@@ -1,25 +1,27 @@
-/** Where a trip is in its life. Only WAITING has a way out; the two others are final. */
-export type TripStatus = 'WAITING' | 'ASSIGNED' | 'DRIVER_NOT_FOUND';
+import type { RecordTransition } from '@durable-timeout/sample-app-support';
 
-/** Who applied a status change: a driver accepting, or the driver-match timeout. */
-export type TripTransitionCause = 'accept' | 'timeout';
+/**
+ * Where a trip is in its life:
+ *
+ * ```
+ * WAITING --accept--> ASSIGNED --arrive--> ARRIVED --start--> IN_PROGRESS --complete--> COMPLETED
+ *    |  ^                 |                   |
+ *    |  +-- driver late --+                   +-- rider did not board --> RIDER_NO_SHOW
+ *    +-- no driver found --> DRIVER_NOT_FOUND
+ * ```
+ *
+ * A rider may widen the search while WAITING (WAITING -> WAITING, with more time).
+ */
+export type TripStatus = 'WAITING' | 'ASSIGNED' | 'ARRIVED' | 'IN_PROGRESS' | 'COMPLETED' | 'DRIVER_NOT_FOUND' | 'RIDER_NO_SHOW';
 
-/** One line of a trip's audit trail: a status change, applied once, never rewritten. */
-export interface TripTransition {
-  from: TripStatus;
-  to: TripStatus;
-  /** ISO 8601 time of the change (Redis server clock). */
-  at: string;
-  by: TripTransitionCause;
-  /** Accept path only: the driver who took the trip. */
+/** Who applied a change: a rider or driver action, or one of the trip's timeouts. */
+export type TripTransitionCause = 'widen' | 'accept' | 'arrive' | 'start' | 'complete' | 'timeout';
+
+/** One line of a trip's audit trail: a change, applied once, never rewritten. */
+export type TripTransition = RecordTransition<TripStatus, TripTransitionCause> & {
+  /** The driver who accepted, arrived, started or completed, or who was unassigned for being late. */
   driverId?: string;
-  /** Timeout path only: the fencing token of the delivery that applied it. */
-  fencingToken?: number;
-  /** Timeout path only: the delivery attempt that applied it. */
-  attempt?: number;
-  /** The INSTANCE_ID of the instance that applied it, when set. */
-  instance?: string;
-}
+};
 
 /** A point on the map, in degrees. */
 export interface GeoPoint {
@@ -34,18 +36,22 @@ export interface TripView {
   riderId: string;
   pickup: GeoPoint;
   dropoff: GeoPoint;
-  /** The assigned driver, once ASSIGNED. */
+  /** The driver, from ASSIGNED on (cleared when a late driver is unassigned). */
   driverId?: string;
   createdAt: string;
-  /** When the trip gives up on finding a driver unless one accepts first. */
-  matchDueAt: string;
   updatedAt: string;
-  /** Every status change ever applied to this trip, oldest first. */
+  /** When the (latest) search for a driver gives up unless one accepts first. */
+  matchDueAt: string;
+  /** How many times the rider widened the current search (at most `MAX_SEARCH_WIDENINGS`). */
+  searchWidenings: number;
+  /** ASSIGNED: when the driver must be at the pickup. ARRIVED: when the rider must have boarded. */
+  pickupDueAt?: string;
+  /** Every change ever applied to this trip, oldest first. */
   transitions: TripTransition[];
 }
 
 /** What `POST /trips` answers. */
-export type CreatedTripView = Omit<TripView, 'updatedAt' | 'transitions' | 'driverId'>;
+export type CreatedTripView = Pick<TripView, 'id' | 'status' | 'riderId' | 'pickup' | 'dropoff' | 'createdAt' | 'matchDueAt'>;
 
 /** A driver's current assignment, as `GET /drivers/:driverId` returns it. */
 export interface DriverView {
@@ -54,5 +60,19 @@ export interface DriverView {
   tripId: string | null;
 }
 
+/** How often a rider may widen one search for a driver. */
+export const MAX_SEARCH_WIDENINGS = 2;
+
 /** The statuses, for parsing what Redis holds. */
-export const TRIP_STATUSES: readonly TripStatus[] = ['WAITING', 'ASSIGNED', 'DRIVER_NOT_FOUND'];
+export const TRIP_STATUSES: readonly TripStatus[] = [
+  'WAITING',
+  'ASSIGNED',
+  'ARRIVED',
+  'IN_PROGRESS',
+  'COMPLETED',
+  'DRIVER_NOT_FOUND',
+  'RIDER_NO_SHOW',
+];
+
+/** The causes of a change, for parsing what Redis holds. */
+export const TRIP_TRANSITION_CAUSES: readonly TripTransitionCause[] = ['widen', 'accept', 'arrive', 'start', 'complete', 'timeout'];

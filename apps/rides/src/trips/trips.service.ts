@@ -2,38 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { isUUID } from 'class-validator';
+import { RecordConflictError, RecordNotFoundError } from '@durable-timeout/sample-app-support';
 import type { RidesConfig } from '../config/rides.config.js';
-import { MatchDeadlines } from './deadlines/match-deadlines.js';
-import { DriverBusyError } from './errors/driver-busy.error.js';
-import { TripNotFoundError } from './errors/trip-not-found.error.js';
-import { TripNotWaitingError } from './errors/trip-not-waiting.error.js';
-import type { CreatedTripView, DriverView, TripView } from './trip.model.js';
-import { TripRepository, type NewTrip } from './trip.repository.js';
+import { DRIVER_MATCH_TOPIC, PICKUP_TOPIC } from './deadlines/ride-topics.js';
+import { TripDeadlines } from './deadlines/trip-deadlines.js';
+import { MAX_SEARCH_WIDENINGS, type CreatedTripView, type DriverView, type TripStatus, type TripTransitionCause, type TripView } from './trip.model.js';
+import { TripRepository, type NewTrip, type TripChange, type TripOutcome } from './trip.repository.js';
 import { tripsMessages } from './trips.messages.js';
 
-/** The trip use cases: request, accept, read; and a driver's current assignment. */
+/**
+ * The trip use cases: request, widen the search, and the driver's accept, arrive, start and
+ * complete; reads. Each change is a compare-and-set on the trip; the deadlines follow the rules of
+ * `TripDeadlines` (a new one armed first, a later one recorded first).
+ */
 @Injectable()
 export class TripsService {
   private readonly logger = new Logger('Trips');
-  private readonly matchTimeoutMs: number;
+  private readonly searchExtensionMs: number;
 
   constructor(
     private readonly trips: TripRepository,
-    private readonly deadlines: MatchDeadlines,
+    private readonly deadlines: TripDeadlines,
     config: ConfigService<RidesConfig, true>,
   ) {
-    this.matchTimeoutMs = config.get('DRIVER_MATCH_TIMEOUT_MS', { infer: true });
+    this.searchExtensionMs = config.get('SEARCH_EXTENSION_MS', { infer: true });
   }
 
-  /**
-   * Requests a trip, WAITING for a driver. The deadline is armed first and the trip written second:
-   * if the write fails the deadline later finds no trip and does nothing, whereas the other way
-   * round a failed arm would leave a trip that waits for ever.
-   */
+  /** Requests a trip, WAITING for a driver until its driver-match deadline. */
   async create(trip: NewTrip): Promise<CreatedTripView> {
     const id = randomUUID();
-    const due = await this.deadlines.arm(id, this.matchTimeoutMs);
-    const { createdAt, matchDueAt } = await this.trips.create(id, trip, due);
+    const matchDueAt = await this.deadlines.armDriverMatch(id);
+    const createdAt = await this.trips.create(id, trip, matchDueAt);
     const view: CreatedTripView = {
       id,
       status: 'WAITING',
@@ -48,37 +47,125 @@ export class TripsService {
   }
 
   /**
+   * The rider widens the search and gets SEARCH_EXTENSION_MS more, counted from the current
+   * deadline, at most `MAX_SEARCH_WIDENINGS` times. The trip records the new due time first (only
+   * if it still holds what was read), then the timeout moves to that absolute time.
+   */
+  async widenSearch(id: string): Promise<TripView> {
+    const trip = await this.get(id);
+    if (trip.status !== 'WAITING') throw this.refusal(id, 'widen', 'WAITING', { kind: 'refused', status: trip.status });
+    if (trip.searchWidenings >= MAX_SEARCH_WIDENINGS) throw new RecordConflictError(id, tripsMessages.widenLimit(id, trip.searchWidenings));
+    const previousDueAt = Date.parse(trip.matchDueAt);
+    const matchDueAt = previousDueAt + this.searchExtensionMs;
+    await this.apply(id, 'widen', {
+      from: ['WAITING'],
+      to: 'WAITING',
+      by: 'widen',
+      // Two widenings at once must not both count from the same deadline: the second one is refused.
+      expect: { matchDueAt: String(previousDueAt), searchWidenings: String(trip.searchWidenings) },
+      set: { matchDueAt, searchWidenings: trip.searchWidenings + 1 },
+    });
+    await this.deadlines.extendDriverMatch(id, matchDueAt);
+    return this.get(id);
+  }
+
+  /**
    * A driver accepts a waiting trip: WAITING -> ASSIGNED with the driver marked busy, in one atomic
-   * step, then the deadline is disarmed. Exactly one of an accept and a timeout racing on the same
-   * trip wins; a losing accept leaves the driver free.
+   * step, and the pickup deadline armed for the driver to arrive; the driver-match deadline is
+   * cancelled. Exactly one of an accept and the driver-match timeout wins; a refused accept leaves
+   * the driver free.
    */
   async accept(id: string, driverId: string): Promise<TripView> {
-    if (!isUUID(id)) throw new TripNotFoundError(id);
-    const result = await this.trips.accept(id, driverId);
-    switch (result.outcome) {
-      case 'not_found':
-        throw new TripNotFoundError(id);
-      case 'not_waiting':
-        throw new TripNotWaitingError(id, result.status);
-      case 'driver_busy':
-        throw new DriverBusyError(driverId, result.tripId);
-      case 'assigned':
-        break;
-    }
-    this.logger.log(tripsMessages.assigned(id, driverId));
-    await this.deadlines.disarm(id);
+    const trip = await this.get(id);
+    // Refuse what the trip or driver already rules out before arming, so a hopeless accept does
+    // not move the pickup deadline another driver is held to.
+    if (trip.status !== 'WAITING') throw this.refusal(id, 'accept', 'WAITING', { kind: 'refused', status: trip.status });
+    const busyWith = await this.trips.assignmentOf(driverId);
+    if (busyWith !== null) throw this.refusal(id, 'accept', 'WAITING', { kind: 'busy', holder: busyWith }, driverId);
+    const pickupDueAt = await this.deadlines.armDriverArrival(id);
+    await this.apply(
+      id,
+      'accept',
+      { from: ['WAITING'], to: 'ASSIGNED', by: 'accept', claims: this.trips.drivers({ take: driverId }), set: { driverId, pickupDueAt }, line: { driverId } },
+      driverId,
+    );
+    await this.deadlines.cancel(DRIVER_MATCH_TOPIC, id);
+    return this.get(id);
+  }
+
+  /** The assigned driver is at the pickup: ASSIGNED -> ARRIVED, the pickup deadline rescheduled for the rider to board. */
+  async arrive(id: string, driverId: string): Promise<TripView> {
+    const trip = await this.get(id);
+    if (trip.status !== 'ASSIGNED') throw this.refusal(id, 'arrive', 'ASSIGNED', { kind: 'refused', status: trip.status });
+    if (trip.driverId !== driverId) throw this.refusal(id, 'arrive', 'ASSIGNED', { kind: 'mismatch', field: 'driverId' }, driverId);
+    const boardingDueAt = await this.deadlines.armRiderBoarding(id);
+    await this.apply(
+      id,
+      'arrive',
+      { from: ['ASSIGNED'], to: 'ARRIVED', by: 'arrive', expect: { driverId }, set: { pickupDueAt: boardingDueAt }, line: { driverId } },
+      driverId,
+    );
+    return this.get(id);
+  }
+
+  /** The rider boarded: ARRIVED -> IN_PROGRESS, and the pickup deadline is cancelled. */
+  async start(id: string, driverId: string): Promise<TripView> {
+    await this.apply(
+      id,
+      'start',
+      { from: ['ARRIVED'], to: 'IN_PROGRESS', by: 'start', expect: { driverId }, unset: ['pickupDueAt'], line: { driverId } },
+      driverId,
+    );
+    await this.deadlines.cancel(PICKUP_TOPIC, id);
+    return this.get(id);
+  }
+
+  /** The ride is over: IN_PROGRESS -> COMPLETED, and the driver is free again. */
+  async complete(id: string, driverId: string): Promise<TripView> {
+    await this.apply(
+      id,
+      'complete',
+      { from: ['IN_PROGRESS'], to: 'COMPLETED', by: 'complete', expect: { driverId }, claims: this.trips.drivers({ release: driverId }), line: { driverId } },
+      driverId,
+    );
     return this.get(id);
   }
 
   /** Reads a trip with its transitions. */
   async get(id: string): Promise<TripView> {
     const trip = isUUID(id) ? await this.trips.get(id) : null;
-    if (trip === null) throw new TripNotFoundError(id);
+    if (trip === null) throw new RecordNotFoundError(id, tripsMessages.notFound(id));
     return trip;
   }
 
   /** The trip a driver is assigned to, or null when the driver is free. */
   async driver(driverId: string): Promise<DriverView> {
     return { driverId, tripId: await this.trips.assignmentOf(driverId) };
+  }
+
+  private async apply(id: string, action: TripTransitionCause, change: TripChange, driverId?: string): Promise<void> {
+    if (!isUUID(id)) throw new RecordNotFoundError(id, tripsMessages.notFound(id));
+    const outcome = await this.trips.transition(id, change);
+    if (outcome.kind !== 'applied') throw this.refusal(id, action, change.from[0]!, outcome, driverId);
+    this.logger.log(tripsMessages.applied(id, action, change.to));
+  }
+
+  /** The error a refused action answers with: 404, or 409 saying what stood in the way. */
+  private refusal(id: string, action: TripTransitionCause, expected: TripStatus, outcome: TripOutcome, driverId = ''): Error {
+    switch (outcome.kind) {
+      case 'not_found':
+        return new RecordNotFoundError(id, tripsMessages.notFound(id));
+      case 'refused':
+        if (action === 'accept') return new RecordConflictError(id, tripsMessages.notWaiting(id, outcome.status));
+        if (action === 'widen') return new RecordConflictError(id, tripsMessages.searchOver(id, outcome.status));
+        return new RecordConflictError(id, tripsMessages.wrongStatus(id, outcome.status, action, expected));
+      case 'busy':
+        return new RecordConflictError(id, tripsMessages.driverBusy(driverId, outcome.holder));
+      case 'mismatch':
+        if (outcome.field === 'driverId') return new RecordConflictError(id, tripsMessages.notYourTrip(id, driverId, action));
+        return new RecordConflictError(id, tripsMessages.changedMeanwhile(id, action));
+      default:
+        return new RecordConflictError(id, tripsMessages.changedMeanwhile(id, action));
+    }
   }
 }

@@ -9,6 +9,10 @@ export const configMessages = {
     `${name} must be one of ${allowed.map((option) => `"${option}"`).join(', ')}, got "${value}". ${FIX}`,
   notARedisUrl: (name: string) =>
     `${name} must be a redis:// or rediss:// URL (for example redis://127.0.0.1:6379). ${FIX}`,
+  notAnHttpUrl: (name: string) =>
+    `${name} must be an http:// or https:// URL (for example https://notify.internal/riders). ${FIX}`,
+  tooShortSecret: (name: string, length: number, minLength: number) =>
+    `${name} must be at least ${minLength} characters (it has ${length}): use a random secret, e.g. \`openssl rand -hex 24\`. ${FIX}`,
   badPrefix: (name: string, value: string) =>
     `${name} must be 1 to 64 characters of letters, digits, "-", "_" or ".", got "${value}". ${FIX}`,
 };

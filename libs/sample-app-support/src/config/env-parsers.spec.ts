@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidConfigError } from '../errors/invalid-config.error.js';
-import { envReader, integer, oneOf, prefix, redisUrl } from './env-parsers.js';
+import { envReader, httpUrl, integer, oneOf, prefix, redisUrl, secret } from './env-parsers.js';
 
 describe('envReader', () => {
   it('trims values and treats blank ones as unset', () => {
@@ -58,6 +58,19 @@ describe('redisUrl', () => {
   });
 });
 
+describe('httpUrl', () => {
+  it('accepts http:// and https:// URLs unchanged', () => {
+    expect(httpUrl('RIDER_WEBHOOK_URL', 'http://127.0.0.1:8080/notify')).toBe('http://127.0.0.1:8080/notify');
+    expect(httpUrl('RIDER_WEBHOOK_URL', 'https://notify.internal/riders?token=abc')).toBe('https://notify.internal/riders?token=abc');
+  });
+
+  it.each(['redis://127.0.0.1:6379', 'ftp://files', 'not a url'])('rejects %s with a message naming the variable, without the value', (raw) => {
+    expect(() => httpUrl('RIDER_WEBHOOK_URL', raw)).toThrow(InvalidConfigError);
+    expect(() => httpUrl('RIDER_WEBHOOK_URL', raw)).toThrow(/^RIDER_WEBHOOK_URL must be an http:\/\/ or https:\/\/ URL/);
+    expect(() => httpUrl('RIDER_WEBHOOK_URL', `${raw}secret`)).toThrow(expect.objectContaining({ message: expect.not.stringContaining('secret') }));
+  });
+});
+
 describe('prefix', () => {
   it('accepts letters, digits, "-", "_" and "." up to 64 characters', () => {
     expect(prefix('KEY_PREFIX', 'shop.orders')).toBe('shop.orders');
@@ -68,5 +81,18 @@ describe('prefix', () => {
   it.each(['has space', 'a{b}', '', 'a'.repeat(65)])('rejects "%s" with a message naming the variable', (raw) => {
     expect(() => prefix('KEY_PREFIX', raw)).toThrow(InvalidConfigError);
     expect(() => prefix('KEY_PREFIX', raw)).toThrow('KEY_PREFIX');
+  });
+});
+
+describe('secret', () => {
+  it('is undefined when unset and kept as is when long enough', () => {
+    expect(secret('ADMIN_TOKEN', undefined, 16)).toBeUndefined();
+    expect(secret('ADMIN_TOKEN', 'x'.repeat(16), 16)).toBe('x'.repeat(16));
+  });
+
+  it('rejects a short one, naming the variable but never the value', () => {
+    expect(() => secret('ADMIN_TOKEN', 'hunter2', 16)).toThrow(InvalidConfigError);
+    expect(() => secret('ADMIN_TOKEN', 'hunter2', 16)).toThrow(expect.objectContaining({ message: expect.stringContaining('ADMIN_TOKEN') }));
+    expect(() => secret('ADMIN_TOKEN', 'hunter2', 16)).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
   });
 });

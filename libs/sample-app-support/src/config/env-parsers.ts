@@ -43,13 +43,25 @@ export function oneOf<T extends string>(name: string, raw: string, allowed: read
  * `name` otherwise, without repeating the value (it may hold a password).
  */
 export function redisUrl(name: string, raw: string): string {
+  return urlOf(name, raw, ['redis:', 'rediss:'], configMessages.notARedisUrl);
+}
+
+/**
+ * Returns `raw` when it is an `http://` or `https://` URL. Throws `InvalidConfigError` naming
+ * `name` otherwise, without repeating the value (it may hold a token).
+ */
+export function httpUrl(name: string, raw: string): string {
+  return urlOf(name, raw, ['http:', 'https:'], configMessages.notAnHttpUrl);
+}
+
+function urlOf(name: string, raw: string, protocols: readonly string[], message: (name: string) => string): string {
   let protocol: string;
   try {
     protocol = new URL(raw).protocol;
   } catch {
-    throw new InvalidConfigError(configMessages.notARedisUrl(name));
+    throw new InvalidConfigError(message(name));
   }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new InvalidConfigError(configMessages.notARedisUrl(name));
+  if (!protocols.includes(protocol)) throw new InvalidConfigError(message(name));
   return raw;
 }
 
@@ -59,5 +71,15 @@ export function redisUrl(name: string, raw: string): string {
  */
 export function prefix(name: string, raw: string): string {
   if (!/^[\w.-]{1,64}$/.test(raw)) throw new InvalidConfigError(configMessages.badPrefix(name, raw));
+  return raw;
+}
+
+/**
+ * Returns `raw` when it is a secret of at least `minLength` characters, undefined when unset.
+ * Throws `InvalidConfigError` naming `name` otherwise, without repeating the value.
+ */
+export function secret(name: string, raw: string | undefined, minLength: number): string | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.length < minLength) throw new InvalidConfigError(configMessages.tooShortSecret(name, raw.length, minLength));
   return raw;
 }

@@ -1,19 +1,12 @@
-import { envReader, integer, oneOf, prefix, redisUrl, type Environment } from './env-parsers.js';
+import { ENGINE_DEFAULTS, MAX_DRAIN_MS, TOPIC_DEFAULTS } from '@durable-timeout/core';
+import { envReader, integer, prefix, redisUrl, secret, type Environment } from './env-parsers.js';
 
-/** How an app keeps its deadline: in Redis by the module (`durable`) or in a process timer (`legacy`). */
-export type TimeoutMode = 'durable' | 'legacy';
-
-/** The timeout modes, for validation and help texts. */
-export const TIMEOUT_MODES: readonly TimeoutMode[] = ['durable', 'legacy'];
-
-/** The settings both sample apps read; each app adds its own timeout (see `loadSampleAppConfig`). */
+/** The settings both sample apps read; each app adds its own timeouts (see `loadSampleAppConfig`). */
 export interface SampleAppConfig {
   /** Redis holding the app's records and the durable timeouts. */
   REDIS_URL: string;
   /** HTTP port. */
   PORT: number;
-  /** `durable` (the module) or `legacy` (an in-memory `setTimeout` per record, the old pattern). */
-  TIMEOUT_MODE: TimeoutMode;
   /** Prefix of the app's state keys. */
   KEY_PREFIX: string;
   /** Prefix of the durable-timeout keys. */
@@ -24,15 +17,16 @@ export interface SampleAppConfig {
   TIMEOUT_LEASE_MS: number;
   /** Optional label of this instance, written in logs and in the transitions it applies. */
   INSTANCE_ID: string | undefined;
+  /** Token of the admin page at `/timeouts` (at least 16 characters); unset: no admin page. */
+  ADMIN_TOKEN?: string | undefined;
 }
 
-/** Defaults both apps share; each app adds its `PORT` and `KEY_PREFIX`. */
+/** Defaults both apps share (the library's own where it has one); each app adds its `PORT` and `KEY_PREFIX`. */
 export const SAMPLE_APP_CONFIG_DEFAULTS = {
   REDIS_URL: 'redis://127.0.0.1:6379',
-  TIMEOUT_MODE: 'durable',
-  DT_PREFIX: 'dt',
-  DRAIN_MS: 10_000,
-  TIMEOUT_LEASE_MS: 30_000,
+  DT_PREFIX: ENGINE_DEFAULTS.prefix,
+  DRAIN_MS: ENGINE_DEFAULTS.drainMs,
+  TIMEOUT_LEASE_MS: TOPIC_DEFAULTS.leaseMs,
 } as const satisfies Partial<SampleAppConfig>;
 
 /**
@@ -44,11 +38,11 @@ export function loadSampleAppConfig(env: Environment, defaults: Omit<SampleAppCo
   return {
     REDIS_URL: redisUrl('REDIS_URL', value('REDIS_URL') ?? defaults.REDIS_URL),
     PORT: integer('PORT', value('PORT'), defaults.PORT, 0, 65_535),
-    TIMEOUT_MODE: oneOf('TIMEOUT_MODE', value('TIMEOUT_MODE') ?? defaults.TIMEOUT_MODE, TIMEOUT_MODES),
     KEY_PREFIX: prefix('KEY_PREFIX', value('KEY_PREFIX') ?? defaults.KEY_PREFIX),
     DT_PREFIX: prefix('DT_PREFIX', value('DT_PREFIX') ?? defaults.DT_PREFIX),
-    DRAIN_MS: integer('DRAIN_MS', value('DRAIN_MS'), defaults.DRAIN_MS, 0, 600_000),
+    DRAIN_MS: integer('DRAIN_MS', value('DRAIN_MS'), defaults.DRAIN_MS, 0, MAX_DRAIN_MS),
     TIMEOUT_LEASE_MS: integer('TIMEOUT_LEASE_MS', value('TIMEOUT_LEASE_MS'), defaults.TIMEOUT_LEASE_MS, 100, 3_600_000),
     INSTANCE_ID: value('INSTANCE_ID'),
+    ADMIN_TOKEN: secret('ADMIN_TOKEN', value('ADMIN_TOKEN'), 16),
   };
 }

@@ -19,12 +19,12 @@ export class ShutdownLogger implements BeforeApplicationShutdown, OnApplicationS
 
   /** First shutdown hook to log: the drain of running handlers follows. */
   beforeApplicationShutdown(signal?: string): void {
-    this.startedAt = Date.now();
+    this.startedAt = performance.now();
     this.logger.log(`${this.appName} shutting down${signal ? ` on ${signal}` : ''}`);
   }
 
   /** Last words of the instance. */
   onApplicationShutdown(): void {
-    this.logger.log(`${this.appName} stopped after ${Date.now() - this.startedAt} ms of shutdown`);
+    this.logger.log(`${this.appName} stopped after ${Math.round(performance.now() - this.startedAt)} ms of shutdown`);
   }
 }

@@ -5,4 +5,7 @@ export const redisMessages = {
   timeoutsUnavailable: () =>
     'Redis, which holds the timeouts, did not answer. Nothing was created; retry in a moment.',
   shuttingDown: () => 'This instance is shutting down and takes no new work. Retry the request: another instance will serve it.',
+  connectionLost: (reason: string) =>
+    `Redis holding the app's records is unreachable (${reason}); requests that need it answer 503 until it is back. Reconnecting.`,
+  connectionBack: () => "Redis holding the app's records is reachable again.",
 };

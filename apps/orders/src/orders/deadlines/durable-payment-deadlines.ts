@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { TimeoutScheduler } from '@durable-timeout/nestjs';
+import { cancelSupersededTimeout } from '@durable-timeout/sample-app-support';
 import type { PaymentDue } from '../order.repository.js';
-import { ordersMessages } from '../orders.messages.js';
 import { PaymentDeadlines } from './payment-deadlines.js';
 
 /** The topic of the payment timeouts. */
@@ -27,12 +27,7 @@ export class DurablePaymentDeadlines extends PaymentDeadlines {
 
   /** Cancels the timeout. `firing` is fine: the handler's compare-and-set finds the order CONFIRMED. */
   override async disarm(orderId: string): Promise<void> {
-    try {
-      const result = await this.timeouts.cancel(PAYMENT_TOPIC, orderId);
-      this.logger.debug(ordersMessages.timeoutCancelResult(orderId, result));
-    } catch (error) {
-      // The payment is already applied; a timeout left behind fires later and changes nothing.
-      this.logger.warn(ordersMessages.cancelFailed(orderId, error instanceof Error ? error.message : String(error)));
-    }
+    // Never throws: the payment is already applied, and a timeout left behind changes nothing.
+    await cancelSupersededTimeout(this.timeouts, PAYMENT_TOPIC, orderId, this.logger);
   }
 }

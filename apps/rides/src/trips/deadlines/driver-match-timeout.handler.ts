@@ -1,20 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { OnTimeout, type TimeoutEvent } from '@durable-timeout/nestjs';
-import { TripExpiryService } from '../trip-expiry.service.js';
-import { DRIVER_MATCH_TOPIC } from './durable-match-deadlines.js';
+import { TripRepository } from '../trip.repository.js';
+import { DRIVER_MATCH_TOPIC } from './ride-topics.js';
+import { TripTimeoutEffects, type TimeoutResult } from './trip-timeout.effects.js';
 
 /**
- * Handles due driver-match timeouts (durable mode). Delivery is at least once, so the effect is a
- * compare-and-set that only a still-waiting trip accepts. Returning acknowledges the timeout;
- * throwing (Redis unreachable) makes the module retry it with backoff.
+ * Handles due driver-match timeouts. Delivery is at least once, and a widened search may have
+ * moved the trip's deadline after this timeout was claimed, so the effect is a compare-and-set
+ * that only a still-waiting trip whose `matchDueAt` has come accepts. Returning acknowledges the
+ * timeout; throwing (Redis or the rider webhook down) makes the module retry it with backoff.
  */
 @Injectable()
 export class DriverMatchTimeoutHandler {
-  constructor(private readonly expiry: TripExpiryService) {}
+  constructor(
+    private readonly trips: TripRepository,
+    private readonly effects: TripTimeoutEffects,
+  ) {}
 
-  /** Moves the trip to DRIVER_NOT_FOUND if it is still waiting, recording the delivery's fencing token. */
+  /** WAITING -> DRIVER_NOT_FOUND, recording the delivery's fencing token; then the rider is told. */
   @OnTimeout(DRIVER_MATCH_TOPIC)
-  async onDriverMatchTimeout(event: TimeoutEvent): Promise<void> {
-    await this.expiry.expire(event.id, { fencingToken: event.fencingToken, attempt: event.attempt });
+  async onDriverMatchTimeout(event: TimeoutEvent): Promise<TimeoutResult> {
+    const outcome = await this.trips.transition(event.id, {
+      from: ['WAITING'],
+      to: 'DRIVER_NOT_FOUND',
+      by: 'timeout',
+      delivery: event,
+      deadline: { field: 'matchDueAt', dueAt: event.dueAt },
+    });
+    return this.effects.settle(event, outcome, 'DRIVER_NOT_FOUND', 'DRIVER_NOT_FOUND');
   }
 }
