@@ -17,7 +17,7 @@ import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.
 import { measureSingleAdds } from './systems/bullmq.system.js';
 import { loadSystem } from './systems/index.js';
 import { formatNumber } from './table.js';
-import { SYSTEM, type SystemKey } from './systems/names.js';
+import { METRICS_SYSTEMS, SYSTEM, type SystemKey } from './systems/names.js';
 import type { RedisTarget } from './systems/system.js';
 import { evaluateTargets } from './targets.js';
 import { standardWorkloads, type Workload } from './workloads.js';
@@ -31,7 +31,7 @@ const log = (line: string): void => {
 let runCounter = 0;
 const nextPrefix = (): string => `bench${++runCounter}`;
 
-function wants(options: BenchOptions, key: SystemKey | 'idle'): boolean {
+function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics'): boolean {
   return options.only.length === 0 || options.only.includes(key);
 }
 
@@ -69,6 +69,16 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
           await runOrReport(SYSTEM[key], workload, () =>
             runOne({ system, label: SYSTEM[key], workload, target, probe, prefix: nextPrefix(), profileFile: profileFileOf(options, key, workload), log }),
           ),
+        );
+      }
+    }
+    if (wants(options, 'metrics')) {
+      // The cost of metrics: the same burst, fired by a worker without metrics, with the bare API, and with an SDK.
+      const burst = workloads[workloads.length - 1]!;
+      for (const key of METRICS_SYSTEMS) {
+        const system = await loadSystem(key);
+        report.runs.push(
+          await runOrReport(SYSTEM[key], burst, () => runOne({ system, label: SYSTEM[key], workload: burst, target, probe, prefix: nextPrefix(), log })),
         );
       }
     }

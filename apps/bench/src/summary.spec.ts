@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { BenchReport, RunResult } from './report.js';
-import { renderMarkdownReport, renderTextReport, runRows, targetRows } from './summary.js';
+import { metricsCostLine, renderMarkdownReport, renderTextReport, runRows, targetRows } from './summary.js';
+import { SYSTEM } from './systems/names.js';
 
 const run: RunResult = {
   system: 'durable-timeout',
@@ -53,5 +54,34 @@ describe('summary', () => {
     const markdown = renderMarkdownReport(report, []);
     expect(markdown.startsWith('- full run, Node v20\n')).toBe(true);
     expect(markdown).toContain('| durable-timeout | burst 50k | 90,123 |');
+  });
+});
+
+describe('metricsCostLine', () => {
+  const metricsRun = (system: string, firedPerSec: number | null, workerCpuUsPerFired: number | null): RunResult => ({
+    ...run,
+    system,
+    firedPerSec,
+    workerCpuUsPerFired,
+  });
+
+  it('compares the bare API and the SDK with the run without metrics', () => {
+    const line = metricsCostLine([
+      run,
+      metricsRun(SYSTEM.metricsOff, 40_000, 20),
+      metricsRun(SYSTEM.metricsApi, 40_400, 19.8),
+      metricsRun(SYSTEM.metricsSdk, 36_000, 23),
+    ]);
+    expect(line).toBe(
+      'Metrics and tracing cost (burst 50k, worker process): off 40,000 fired/s, 20.0 us CPU per timeout; ' +
+        'API without SDK 40,400 fired/s (+1.0%), 19.8 us CPU per timeout (-1.0%); ' +
+        'with the SDKs (metrics collected every second, a span per handler run) 36,000 fired/s (-10.0%), 23.0 us CPU per timeout (+15.0%).',
+    );
+  });
+
+  it('is absent when the comparison did not run, and says so for a run that is missing', () => {
+    expect(metricsCostLine([run])).toBeUndefined();
+    expect(metricsCostLine([metricsRun(SYSTEM.metricsOff, 1, null)])).toContain('API without SDK: no run');
+    expect(metricsCostLine([metricsRun(SYSTEM.metricsOff, 1, null), metricsRun(SYSTEM.metricsApi, 1, 2)])).toContain('CPU per timeout (n/a)');
   });
 });

@@ -1,5 +1,6 @@
 import type { BenchReport, RunResult } from './report.js';
 import type { TargetVerdict } from './targets.js';
+import { METRICS_SYSTEMS, SYSTEM } from './systems/names.js';
 import { formatNumber, renderMarkdownTable, renderTable, type Column } from './table.js';
 
 const RUN_COLUMNS: Column[] = [
@@ -66,11 +67,40 @@ function extraLines(report: BenchReport): string[] {
     const { count, perSec } = report.bullmqSingleAdd;
     lines.push(`BullMQ with one add() per timeout (${formatNumber(count)} timeouts, 1,000 in flight): ${formatNumber(perSec)} schedule/s (the bullmq rows use addBulk).`);
   }
+  const metrics = metricsCostLine(report.runs);
+  if (metrics) lines.push(metrics);
   if (report.clusterSpread.length > 0) {
     const shards = report.clusterSpread.map((s) => `${s.node}: ${s.slots} slots, ${formatNumber(s.timeouts)} timeouts`);
     lines.push(`Cluster spread: ${shards.join('; ')}.`);
   }
   return lines;
+}
+
+/**
+ * The metrics comparison in one line: fired/s and worker CPU per timeout of the bare API and of the
+ * SDK, each against the run without metrics. Undefined when the comparison did not run.
+ */
+export function metricsCostLine(runs: readonly RunResult[]): string | undefined {
+  const run = (key: (typeof METRICS_SYSTEMS)[number]) => runs.find((candidate) => candidate.system === SYSTEM[key]);
+  const off = run('metricsOff');
+  if (!off) return undefined;
+  const versus = (label: string, other: RunResult | undefined): string => {
+    if (!other) return `${label}: no run`;
+    return (
+      `${label} ${formatNumber(other.firedPerSec)} fired/s (${change(other.firedPerSec, off.firedPerSec)}), ` +
+      `${formatNumber(other.workerCpuUsPerFired, 1)} us CPU per timeout (${change(other.workerCpuUsPerFired, off.workerCpuUsPerFired)})`
+    );
+  };
+  return (
+    `Metrics and tracing cost (${off.workload}, worker process): off ${formatNumber(off.firedPerSec)} fired/s, ${formatNumber(off.workerCpuUsPerFired, 1)} us CPU per timeout; ` +
+    `${versus('API without SDK', run('metricsApi'))}; ${versus('with the SDKs (metrics collected every second, a span per handler run)', run('metricsSdk'))}.`
+  );
+}
+
+function change(value: number | null, base: number | null): string {
+  if (value === null || base === null || base === 0) return 'n/a';
+  const percent = ((value - base) / base) * 100;
+  return `${percent >= 0 ? '+' : ''}${percent.toFixed(1)}%`;
 }
 
 /** The readable report printed at the end of a run. */

@@ -5,14 +5,15 @@ const known = ['baseline', 'poison', 'scale'];
 
 describe('parseOptions', () => {
   it('defaults to the full run of every scenario, no JSON', () => {
-    expect(parseOptions([], known)).toEqual({ quick: false, only: [], jsonFile: undefined });
+    expect(parseOptions([], known)).toEqual({ quick: false, only: [], jsonFile: undefined, model: false });
   });
 
-  it('reads --quick, --only (comma list, repeatable, = form) and --json', () => {
-    expect(parseOptions(['--quick', '--only', 'baseline, poison', '--only=scale', '--json', 'out.json'], known)).toEqual({
+  it('reads --quick, --model, --only (comma list, repeatable, = form) and --json', () => {
+    expect(parseOptions(['--quick', '--model', '--only', 'baseline, poison', '--only=scale', '--json', 'out.json'], known)).toEqual({
       quick: true,
       only: ['baseline', 'poison', 'scale'],
       jsonFile: 'out.json',
+      model: true,
     });
   });
 

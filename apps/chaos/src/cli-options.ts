@@ -8,11 +8,13 @@ export interface ChaosOptions {
   only: string[];
   /** Where to write the JSON report. */
   jsonFile: string | undefined;
+  /** Also run the long model-based check of the stores. */
+  model: boolean;
 }
 
 /** Parses the command line (without `node` and the script). Throws with the usage on a bad argument. */
 export function parseOptions(argv: readonly string[], known: readonly string[]): ChaosOptions {
-  const options: ChaosOptions = { quick: false, only: [], jsonFile: undefined };
+  const options: ChaosOptions = { quick: false, only: [], jsonFile: undefined, model: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -24,6 +26,7 @@ export function parseOptions(argv: readonly string[], known: readonly string[]):
     if (flag === '--quick') options.quick = true;
     else if (flag === '--only') options.only.push(...value().split(',').map((name) => name.trim()).filter(Boolean));
     else if (flag === '--json') options.jsonFile = value();
+    else if (flag === '--model') options.model = true;
     else throw new InvalidChaosOptionError(chaosMessages.unknownArgument(arg));
   }
   const unknown = options.only.filter((name) => !known.includes(name));

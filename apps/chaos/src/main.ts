@@ -7,17 +7,21 @@ import { parseOptions } from './cli-options.js';
 import { killAll } from './harness/processes.js';
 import { formatTable, jsonReport, testCounts } from './harness/report.js';
 import type { RunContext, ScenarioResult } from './harness/rig.js';
-import { SCENARIOS } from './scenarios/index.js';
+import { ON_REQUEST, SCENARIOS } from './scenarios/index.js';
 
 let options;
 try {
-  options = parseOptions(process.argv.slice(2), SCENARIOS.map((scenario) => scenario.name));
+  options = parseOptions(process.argv.slice(2), [...SCENARIOS, ...ON_REQUEST].map((scenario) => scenario.name));
 } catch (error) {
   console.error((error as Error).message);
   process.exit(2);
 }
 
-const selected = options.only.length > 0 ? SCENARIOS.filter((scenario) => options.only.includes(scenario.name)) : SCENARIOS;
+const everything = [...SCENARIOS, ...ON_REQUEST];
+const selected =
+  options.only.length > 0
+    ? everything.filter((scenario) => options.only.includes(scenario.name))
+    : [...SCENARIOS, ...(options.model ? ON_REQUEST : [])];
 const effects = await RedisServer.start();
 const effectsClient = effects.client({ maxRetriesPerRequest: 3 });
 const say = (line: string) => console.log(`[chaos ${new Date().toISOString().slice(11, 19)}] ${line}`);

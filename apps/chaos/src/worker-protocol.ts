@@ -33,10 +33,11 @@ export interface WorkerConfig {
  * - `fail-once`: throw on attempt 1;
  * - `fail-until-healed`: throw until the harness heals the handlers;
  * - `exit-once`: on attempt 1 the process exits mid-handler;
+ * - `exit-always`: every attempt exits the process mid-handler (a crash-looping poison timeout);
  * - `hang-once`: on attempt 1 the handler takes `sleepMs` and ignores the abort signal.
  */
 export interface ChaosPayload {
-  chaos: 'fail-once' | 'fail-until-healed' | 'exit-once' | 'hang-once';
+  chaos: 'fail-once' | 'fail-until-healed' | 'exit-once' | 'exit-always' | 'hang-once';
   sleepMs?: number;
 }
 

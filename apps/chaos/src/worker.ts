@@ -53,13 +53,14 @@ async function run(event: TimeoutEvent): Promise<void> {
     const failOnPurpose =
       (chaos?.chaos === 'fail-once' && event.attempt === 1) ||
       (chaos?.chaos === 'exit-once' && event.attempt === 1) ||
+      chaos?.chaos === 'exit-always' ||
       (chaos?.chaos === 'fail-until-healed' && !(await recorder.healed()));
     runningTokens.set(`${event.id}\u0000${event.attempt}`, event.fencingToken);
     await recorder.begin(event.id, event.fencingToken, event.attempt, !failOnPurpose, chaos !== undefined);
     if (config!.reportRuns) send({ type: 'began', id: event.id, attempt: event.attempt, fencingToken: event.fencingToken });
     if (failOnPurpose) {
       await recorder.failed(event.id);
-      if (chaos?.chaos === 'exit-once') process.exit(3);
+      if (chaos?.chaos === 'exit-once' || chaos?.chaos === 'exit-always') process.exit(3);
       throw new PlannedFailureError(chaosMessages.plannedFailure(event.attempt));
     }
     const [min, max] = chaos?.chaos === 'hang-once' && event.attempt === 1 ? [chaos.sleepMs ?? 0, chaos.sleepMs ?? 0] : config!.workMs;

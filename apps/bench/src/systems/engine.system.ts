@@ -1,6 +1,6 @@
 import { DurableTimeouts, type ConnectionOptions } from '@durable-timeout/core';
 import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
-import { inPool, type BenchSystem, type RedisTarget } from './system.js';
+import { inPool, type BenchSystem, type FireSink, type RedisTarget, type Worker, type WorkerSettings } from './system.js';
 
 /** The one topic of the benchmark. */
 export const BENCH_TOPIC = 'bench';
@@ -50,12 +50,29 @@ export const engineSystem: BenchSystem = {
       close: () => timeouts.stop({ drainMs: 0 }),
     };
   },
-  async openWorker(target, settings, sink) {
-    const timeouts = new DurableTimeouts(engineOptions(target, settings.prefix));
-    timeouts.handle(BENCH_TOPIC, (event) => {
-      sink(event.id, event.dueAt);
-    });
-    await timeouts.start();
-    return { stop: () => timeouts.stop({ drainMs: 1_000 }) };
-  },
+  openWorker: (target, settings, sink) => openEngineWorker(target, settings, sink),
 };
+
+/**
+ * A started engine instance firing into `sink`. `instrument` runs on it before it starts (the
+ * metrics runs attach their metrics there) and returns what to close after it stopped.
+ */
+export async function openEngineWorker(
+  target: RedisTarget,
+  settings: WorkerSettings,
+  sink: FireSink,
+  instrument?: (timeouts: DurableTimeouts) => () => Promise<void>,
+): Promise<Worker> {
+  const timeouts = new DurableTimeouts(engineOptions(target, settings.prefix));
+  timeouts.handle(BENCH_TOPIC, (event) => {
+    sink(event.id, event.dueAt);
+  });
+  const closeInstrument = instrument?.(timeouts);
+  await timeouts.start();
+  return {
+    stop: async () => {
+      await timeouts.stop({ drainMs: 1_000 });
+      await closeInstrument?.();
+    },
+  };
+}

@@ -18,5 +18,9 @@ export async function loadSystem(key: SystemKey): Promise<BenchSystem> {
       return (await import('./memory.system.js')).memorySystem;
     case 'polling':
       return (await import('./polling.system.js')).pollingSystem;
+    case 'metricsOff':
+    case 'metricsApi':
+    case 'metricsSdk':
+      return (await import('./metrics.system.js')).metricsSystem(key);
   }
 }

@@ -6,7 +6,13 @@ export const SYSTEM = {
   bullmq: 'bullmq',
   memory: 'setTimeout (memory)',
   polling: 'polling 1s (SET NX + ZREM)',
+  metricsOff: 'durable-timeout, metrics off',
+  metricsApi: 'durable-timeout, metrics API, no SDK',
+  metricsSdk: 'durable-timeout, metrics + OTel SDK',
 } as const;
+
+/** The three runs of the metrics cost comparison (`--only metrics`), in the order they run. */
+export const METRICS_SYSTEMS = ['metricsOff', 'metricsApi', 'metricsSdk'] as const satisfies readonly SystemKey[];
 
 /** Key of a system in `SYSTEM`; also what the worker process is told to run. */
 export type SystemKey = keyof typeof SYSTEM;

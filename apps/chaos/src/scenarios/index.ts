@@ -4,8 +4,13 @@ import { lostReplies, redisCrash, redisStall } from './redis-faults.js';
 import { scale } from './scale.js';
 import { aclTls, hostileInput } from './security.js';
 import { baseline, clockSkew, rollingRestart, workerPause, workerSigkill } from './worker-faults.js';
+import { corruptEntries, crashLoop, slotMigration } from './hardening.js';
+import { storeModel } from './store-model.js';
 
-/** The twelve scenarios of the suite, in the order of issue 6. */
+/** The model-based check at length: run only when asked (`--model`), it takes minutes. */
+export const ON_REQUEST: readonly Scenario[] = [storeModel];
+
+/** The scenarios of the suite: the twelve of issue 6, then those of the hardening work. */
 export const SCENARIOS: readonly Scenario[] = [
   baseline,
   workerSigkill,
@@ -19,4 +24,7 @@ export const SCENARIOS: readonly Scenario[] = [
   scale,
   aclTls,
   hostileInput,
+  crashLoop,
+  slotMigration,
+  corruptEntries,
 ];

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { DurableTimeouts } from '@durable-timeout/core';
+import { aclRulesFor, DurableTimeouts } from '@durable-timeout/core';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { Redis } from 'ioredis';
 import { makeCertificates } from '../harness/tls-certs.js';
@@ -10,17 +10,10 @@ import type { ScheduleItem } from '../worker-protocol.js';
 
 /**
  * The ACL rules of a least-privilege user of the library under `prefix` (without the `on` and
- * password parts). Taken from the library's own `aclRulesFor` when the package exports it, so the
- * scenario proves the line the README gives; otherwise the same rules written out here.
+ * password parts): the library's own `aclRulesFor`, so the scenario proves the line the README gives.
  */
-export async function libraryAclRules(prefix: string): Promise<{ rules: string[]; source: string }> {
-  const core = (await import('@durable-timeout/core')) as { aclRulesFor?: (prefix: string) => string };
-  if (typeof core.aclRulesFor === 'function') return { rules: core.aclRulesFor(prefix).split(' '), source: 'aclRulesFor() of @durable-timeout/core' };
-  const commands = ['evalsha', 'eval', 'time', 'zadd', 'zrem', 'zrange', 'zrangebyscore', 'zscore', 'zcard', 'hget', 'hset', 'hdel', 'incrby', 'publish', 'ping', 'subscribe', 'unsubscribe', 'quit', 'info'];
-  return {
-    rules: ['resetkeys', 'resetchannels', `~${prefix}:{*`, `&${prefix}:wake:*`, '-@all', ...commands.map((command) => `+${command}`)],
-    source: 'written out in the scenario (@durable-timeout/core does not export aclRulesFor)',
-  };
+export function libraryAclRules(prefix: string): { rules: string[]; source: string } {
+  return { rules: aclRulesFor(prefix).split(' '), source: 'aclRulesFor() of @durable-timeout/core' };
 }
 
 /** A small baseline run on a rig: `count` timeouts over 3 s on 2 workers; returns the rig's result. */
@@ -79,7 +72,7 @@ export const aclTls: Scenario = {
       user.on('error', () => undefined);
       try {
         aclPart = await miniBaseline('acl-tls', context, { redis: aclServer, workerConnection: userUrl, harnessConnection: userUrl }, count, async (prefix) => {
-          const { rules, source } = await libraryAclRules(prefix);
+          const { rules, source } = libraryAclRules(prefix);
           await admin.call('ACL', 'SETUSER', 'chaos-app', 'reset', 'on', `>${password}`, ...rules);
           notes.push(`ACL (${source}): ACL SETUSER chaos-app on >*** ${rules.join(' ')}`);
           await user.connect();
@@ -147,7 +140,11 @@ export const aclTls: Scenario = {
   },
 };
 
-const KEY_LAYOUT = (prefix: string) => new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\{chaos:\\d+\\}:(due|lease|dead|seq|d:\\d+)$`);
+/** Every key the store may write under `prefix`: the slot keys of topic `chaos`, and the registry of topic slot counts. */
+const KEY_LAYOUT = (prefix: string) => {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}:(\\{chaos:\\d+\\}:(due|lease|dead|seq|layout|fwd|d:\\d+)|topics)$`);
+};
 
 /**
  * 12. Hostile input: prototype-pollution payloads, oversized and deeply nested payloads, ids that
