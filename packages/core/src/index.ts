@@ -21,6 +21,7 @@ export type {
   ScheduleOptions,
   ScheduleOutcome,
   ScheduleResult,
+  ResolvedTopicOptions,
   RetryReason,
   ScheduleTiming,
   StopOptions,

@@ -1,5 +1,7 @@
 import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
-import type { TimeoutStore } from './store/timeout-store.js';
+import type { CancelResult, ScheduleOutcome, TimeoutState, TimeoutStore } from './store/timeout-store.js';
+
+export type { CancelResult, ScheduleOutcome, TimeoutState };
 
 /** Any JSON value: what a timeout's payload may hold. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -29,6 +31,9 @@ export interface BackoffOptions {
   capMs?: number;
 }
 
+/** A topic's settings after defaults are applied and validated (see `DurableTimeouts.settings`). */
+export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff'>> & { backoff: Required<BackoffOptions> };
+
 /** Settings of one topic (a kind of timeout, e.g. `payment`). Every field has a default. */
 export interface TopicOptions {
   /** Number of slots the topic is sharded into; a power of two from 1 to 1024. Default 16. */
@@ -46,9 +51,6 @@ export interface TopicOptions {
   /** Largest payload accepted by `schedule`, in bytes of its JSON text. Default 65,536 (64 KiB). */
   maxPayloadBytes?: number;
 }
-
-/** A topic's settings after defaults are applied and validated. */
-export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff'>> & { backoff: Required<BackoffOptions> };
 
 /** Minimal logger the engine writes to. Messages name topic, id and attempt, never a payload. */
 export interface TimeoutLogger {
@@ -93,15 +95,6 @@ export type ScheduleOptions<TPayload = JsonValue> = ScheduleTiming & {
   payload?: TPayload;
 };
 
-/**
- * What `schedule` did:
- * - `created`: there was no timeout with this id;
- * - `replaced`: a pending timeout with this id got the new due time and payload;
- * - `replaced_firing`: a timeout with this id was being fired; the new one is pending, the running
- *   handler's fencing token is now stale (its ack changes nothing) and its attempt count is reset.
- */
-export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing';
-
 /** Result of `schedule`. */
 export interface ScheduleResult {
   topic: string;
@@ -110,15 +103,6 @@ export interface ScheduleResult {
   dueAt: number;
   outcome: ScheduleOutcome;
 }
-
-/**
- * Result of `cancel`: `cancelled` (it was pending and will never fire), `firing` (a worker holds it
- * now; nothing was changed, its handler runs to the end), `not_found` (no such timeout).
- */
-export type CancelResult = 'cancelled' | 'firing' | 'not_found';
-
-/** State of a stored timeout. */
-export type TimeoutState = 'pending' | 'firing' | 'dead';
 
 /** What `get` returns for a stored timeout. */
 export interface TimeoutInfo<TPayload = JsonValue> {

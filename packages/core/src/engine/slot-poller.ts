@@ -1,7 +1,26 @@
-import type { ClaimResult, SlotRef } from '../store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { EngineContext } from './engine-context.js';
 import { redisRetryDelayMs } from './retry-backoff.js';
-import type { TopicWorker } from './topic-worker.js';
+
+/**
+ * What a poller needs from the worker of its topic (the `TopicWorker`): the topic's batch and
+ * lease settings, its capacity, and somewhere to hand what a claim brought back.
+ */
+export interface PollerHost {
+  readonly options: { readonly batchSize: number; readonly leaseMs: number };
+  /** The policy the store applies to the topic's expired leases. */
+  readonly leaseExpiry: LeaseExpiryPolicy;
+  /** False once the topic is halting: a claim that comes back is released, not dispatched. */
+  readonly active: boolean;
+  /** How many timeouts `poller` may claim now (at most its `wanted`); 0 parks it until capacity frees. */
+  reserve(poller: SlotPoller): number;
+  /** Ends a reservation made by `reserve`. */
+  unreserve(limit: number): void;
+  /** Starts the handlers of what a claim of `slot` brought back. */
+  dispatch(slot: number, result: ClaimResult): void;
+  /** Gives back timeouts claimed after the topic stopped being active. */
+  releaseClaimed(ref: SlotRef, claimed: readonly ClaimedTimeout[]): Promise<void>;
+}
 
 /**
  * - `stopped`: not polling (before start, after stop);
@@ -45,7 +64,7 @@ export class SlotPoller {
   private loop: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly worker: TopicWorker,
+    private readonly worker: PollerHost,
     private readonly context: EngineContext,
     readonly ref: SlotRef,
   ) {

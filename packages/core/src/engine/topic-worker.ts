@@ -6,7 +6,7 @@ import { ACK_LINGER_MS, AckBatcher, type AckOutcome } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { retryDelayMs } from './retry-backoff.js';
-import { SlotPoller } from './slot-poller.js';
+import { type PollerHost, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { toError } from './to-error.js';
 
@@ -28,7 +28,7 @@ const MAX_FORWARDS = 4;
  * (`SlotPoller`), so that slots waking together do not park one another behind reservations they
  * will not use; a full batch means more is due, and the next claim asks for `batchSize` again.
  */
-export class TopicWorker {
+export class TopicWorker implements PollerHost {
   /** Whether the pollers run (between `start` and `halt`). */
   active = false;
   /** One poller per slot this instance polls (index = slot); more or fewer when a migration changes the topic's slots. */

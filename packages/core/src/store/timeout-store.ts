@@ -1,4 +1,28 @@
-import type { BackoffOptions, CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
+/**
+ * What `schedule` did:
+ * - `created`: there was no timeout with this id;
+ * - `replaced`: a pending timeout with this id got the new due time and payload;
+ * - `replaced_firing`: a timeout with this id was being fired; the new one is pending, the running
+ *   handler's fencing token is now stale (its ack changes nothing) and its attempt count is reset.
+ */
+export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing';
+
+/**
+ * Result of `cancel`: `cancelled` (it was pending and will never fire), `firing` (a worker holds it
+ * now; nothing was changed, its handler runs to the end), `not_found` (no such timeout).
+ */
+export type CancelResult = 'cancelled' | 'firing' | 'not_found';
+
+/** State of a stored timeout. */
+export type TimeoutState = 'pending' | 'firing' | 'dead';
+
+/** A topic's retry backoff with every field set (see the topic option `backoff`). */
+export interface RetryBackoff {
+  /** Delay before the first retry, before jitter, ms. */
+  baseMs: number;
+  /** Largest delay between two attempts, ms. */
+  capMs: number;
+}
 
 /**
  * The storage port of the engine. `RedisTimeoutStore` is the real one; `MemoryTimeoutStore` (with a
@@ -224,7 +248,7 @@ export interface LeaseExpiryPolicy {
   /** An expired lease whose timeout has had this many attempts sends it to the dead letters. */
   maxAttempts: number;
   /** Backoff before the retry of an expired lease (exponential with equal jitter). */
-  backoff: Required<BackoffOptions>;
+  backoff: RetryBackoff;
 }
 
 /**
