@@ -13,7 +13,7 @@ import {
   ModuleNotStartedError,
   OnTimeout,
   TimeoutScheduler,
-  UnknownTimeoutTopicError,
+  UnknownTopicError,
   type TimeoutEvent,
 } from '@durable-timeout/nestjs';
 import { uniquePrefix, waitFor } from './support/wait-for.js';
@@ -193,7 +193,7 @@ describe('DurableTimeoutModule against a real Redis', () => {
   });
 
   it('refuses to boot with a handler for a topic that is not configured, naming class and method', async () => {
-    await expectBootFailure([UnknownTopicTimeouts], UnknownTimeoutTopicError, /UnknownTopicTimeouts\.onInvoice\(\) handles @OnTimeout\('invoice'\)/);
+    await expectBootFailure([UnknownTopicTimeouts], UnknownTopicError, /UnknownTopicTimeouts\.onInvoice\(\) handles @OnTimeout\('invoice'\)/);
   });
 
   it.each([-5, 4_000_000])('refuses drainMs %p by the rule stop() applies, at creation, saying what to fix', async (drainMs) => {

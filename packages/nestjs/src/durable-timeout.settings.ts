@@ -11,13 +11,13 @@ import { NestTimeoutLogger } from './nest-timeout.logger.js';
  */
 export function createModuleEngine(options: DurableTimeoutModuleOptions): DurableTimeouts {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidModuleOptionsError(durableTimeoutMessages.invalidOptions(durableTimeoutMessages.optionsNotObject()));
+    throw new InvalidModuleOptionsError(durableTimeoutMessages.optionsNotObject());
   }
   try {
     return new DurableTimeouts({ logger: new NestTimeoutLogger(), ...options });
   } catch (error) {
     if (!(error instanceof InvalidOptionsError)) throw error;
-    throw new InvalidModuleOptionsError(durableTimeoutMessages.invalidOptions(error.message), { cause: error });
+    throw new InvalidModuleOptionsError(error.message, { cause: error });
   }
 }
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { durableTimeoutMessages } from './durable-timeout.messages.js';
 import { ModuleNotStartedError } from './errors/module-not-started.error.js';
 
 /**
@@ -28,7 +27,7 @@ export class TimeoutReadinessWatcher {
 
   /** Marks the bootstrap as failed; pending and later `waitUntilReady()` calls reject. */
   markFailed(cause: unknown): void {
-    this.rejectReady(new ModuleNotStartedError(durableTimeoutMessages.notStarted(), { cause }));
+    this.rejectReady(new ModuleNotStartedError({ cause }));
   }
 
   /** Resolves when the module is ready. */

@@ -10,7 +10,7 @@ import { durableTimeoutProviders } from './durable-timeout.providers.js';
 import { settingsOf } from './durable-timeout.settings.js';
 import { DuplicateTimeoutHandlerError } from './errors/duplicate-timeout-handler.error.js';
 import { InvalidTimeoutHandlerError } from './errors/invalid-timeout-handler.error.js';
-import { UnknownTimeoutTopicError } from './errors/unknown-timeout-topic.error.js';
+import { DurableTimeoutError, UnknownTopicError } from '@durable-timeout/core';
 import { TimeoutHandlerRegistry } from './timeout-handler.registry.js';
 
 /** Stand-in for the engine: records the handlers bound to it. */
@@ -101,6 +101,14 @@ describe('TimeoutExplorer', () => {
   it('fails fast on two handlers for one topic, naming both classes and methods', async () => {
     const failure = boot([PaymentTimeouts, OtherPaymentTimeouts]);
     await expect(failure).rejects.toThrow(DuplicateTimeoutHandlerError);
+    await expect(failure).rejects.toMatchObject({
+      topic: 'payment',
+      handlers: [
+        { className: 'PaymentTimeouts', methodName: 'onPayment' },
+        { className: 'OtherPaymentTimeouts', methodName: 'alsoPayment' },
+      ],
+    });
+    await expect(failure).rejects.toBeInstanceOf(DurableTimeoutError);
     await expect(boot([PaymentTimeouts, OtherPaymentTimeouts])).rejects.toThrow(
       /PaymentTimeouts\.onPayment\(\).*OtherPaymentTimeouts\.alsoPayment\(\)/,
     );
@@ -108,12 +116,16 @@ describe('TimeoutExplorer', () => {
 
   it('fails fast on a handler for a topic that is not configured, naming class, method and topics', async () => {
     const failure = boot([StrayTimeouts]);
-    await expect(failure).rejects.toThrow(UnknownTimeoutTopicError);
+    await expect(failure).rejects.toThrow(UnknownTopicError);
+    await expect(failure).rejects.toMatchObject({ topic: 'refund', known: ['payment', 'ride'] });
     await expect(boot([StrayTimeouts])).rejects.toThrow(/StrayTimeouts\.onRefund\(\).*'refund'.*'payment', 'ride'/);
   });
 
   it('refuses an empty topic name', async () => {
-    await expect(boot([EmptyTopicTimeouts])).rejects.toThrow(InvalidTimeoutHandlerError);
+    const failure = boot([EmptyTopicTimeouts]);
+    await expect(failure).rejects.toThrow(InvalidTimeoutHandlerError);
+    await expect(failure).rejects.toMatchObject({ handler: { className: 'EmptyTopicTimeouts' } });
+    await expect(failure).rejects.toBeInstanceOf(DurableTimeoutError);
   });
 
   it('logs once each configured topic that has no handler in this application', async () => {

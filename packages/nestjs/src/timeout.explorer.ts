@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { DurableTimeouts, type TimeoutEvent } from '@durable-timeout/core';
+import { DurableTimeouts, UnknownTopicError, type TimeoutEvent } from '@durable-timeout/core';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_LOGGER_CONTEXT, DURABLE_TIMEOUT_SETTINGS } from './durable-timeout.constants.js';
 import { durableTimeoutMessages, type HandlerLocation } from './durable-timeout.messages.js';
 import { DuplicateTimeoutHandlerError } from './errors/duplicate-timeout-handler.error.js';
 import { InvalidTimeoutHandlerError } from './errors/invalid-timeout-handler.error.js';
-import { UnknownTimeoutTopicError } from './errors/unknown-timeout-topic.error.js';
 import type { DurableTimeoutSettings } from './interfaces/durable-timeout-module-options.interface.js';
 import { TimeoutHandlerRegistry } from './timeout-handler.registry.js';
 import { TimeoutMetadataAccessor } from './timeout-metadata.accessor.js';
@@ -61,10 +60,10 @@ export class TimeoutExplorer implements OnModuleInit {
 
   private bind(topic: string, location: HandlerLocation, instance: Record<string, (event: TimeoutEvent) => unknown>): void {
     if (!this.settings.topics.includes(topic)) {
-      throw new UnknownTimeoutTopicError(durableTimeoutMessages.unknownTopic(topic, location, this.settings.topics));
+      throw new UnknownTopicError(topic, this.settings.topics, { message: durableTimeoutMessages.unknownTopic(topic, location, this.settings.topics) });
     }
     const existing = this.registry.add({ topic, ...location });
-    if (existing) throw new DuplicateTimeoutHandlerError(durableTimeoutMessages.duplicateHandler(topic, existing, location));
+    if (existing) throw new DuplicateTimeoutHandlerError(topic, [existing, location]);
     const { methodName } = location;
     this.engine.handle(topic, (event) => instance[methodName]!(event));
   }
@@ -82,7 +81,7 @@ export class TimeoutExplorer implements OnModuleInit {
 
 function validTopic(topic: unknown, location: HandlerLocation): string {
   if (typeof topic !== 'string' || topic.length === 0) {
-    throw new InvalidTimeoutHandlerError(durableTimeoutMessages.invalidTopicName(location));
+    throw new InvalidTimeoutHandlerError(location);
   }
   return topic;
 }

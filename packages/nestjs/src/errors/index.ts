@@ -2,4 +2,3 @@ export { DuplicateTimeoutHandlerError } from './duplicate-timeout-handler.error.
 export { InvalidModuleOptionsError } from './invalid-module-options.error.js';
 export { InvalidTimeoutHandlerError } from './invalid-timeout-handler.error.js';
 export { ModuleNotStartedError } from './module-not-started.error.js';
-export { UnknownTimeoutTopicError } from './unknown-timeout-topic.error.js';
