@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { AckEntry, SlotRef, TimeoutStore } from '../store/timeout-store.js';
 import { AckBatcher, type AckOutcome } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
@@ -41,22 +41,29 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('AckBatcher', () => {
   it('sends what finishes within the linger in one call', async () => {
-    const { context, calls } = recordingContext();
-    const settled: [string, AckOutcome][] = [];
-    const batcher = new AckBatcher(context, SLOT, (d, outcome) => settled.push([d.id, outcome]), 40);
-    batcher.add(delivery('a'), true);
-    await sleep(5);
-    batcher.add(delivery('b'), true);
-    batcher.add(delivery('c'), true);
-    await sleep(5);
-    expect(calls).toEqual([]);
-    await sleep(80);
-    expect(calls).toEqual([['a', 'b', 'c']]);
-    expect(settled).toEqual([
-      ['a', 'accepted'],
-      ['b', 'accepted'],
-      ['c', 'accepted'],
-    ]);
+    // Fake timers: on a loaded machine a real 5 ms sleep can outlast the 40 ms linger.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { context, calls } = recordingContext();
+      const settled: [string, AckOutcome][] = [];
+      const batcher = new AckBatcher(context, SLOT, (d, outcome) => settled.push([d.id, outcome]), 40);
+      batcher.add(delivery('a'), true);
+      await jest.advanceTimersByTimeAsync(5);
+      batcher.add(delivery('b'), true);
+      batcher.add(delivery('c'), true);
+      await jest.advanceTimersByTimeAsync(34);
+      expect(calls).toEqual([]);
+      await jest.advanceTimersByTimeAsync(2);
+      expect(calls).toEqual([['a', 'b', 'c']]);
+      await jest.advanceTimersByTimeAsync(0);
+      expect(settled).toEqual([
+        ['a', 'accepted'],
+        ['b', 'accepted'],
+        ['c', 'accepted'],
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('sends on the next turn of the event loop when told not to linger', async () => {
