@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseBenchArgs } from './cli-options.js';
-import { BenchUsageError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 describe('parseBenchArgs', () => {
   it('defaults to the full run without files', () => {
@@ -13,7 +13,7 @@ describe('parseBenchArgs', () => {
   });
 
   it('refuses an unknown flag and a missing value', () => {
-    expect(() => parseBenchArgs(['--fast'])).toThrow(BenchUsageError);
+    expect(() => parseBenchArgs(['--fast'])).toThrow(HarnessError);
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown argument --fast/);
     expect(() => parseBenchArgs(['--json'])).toThrow(/--json needs a value/);
     expect(() => parseBenchArgs(['--json', '--quick'])).toThrow(/--json needs a value/);

@@ -1,5 +1,5 @@
 import { benchMessages } from './bench.messages.js';
-import { BenchUsageError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 /** Options of `npm run bench -- [options]`. */
 export interface BenchOptions {
@@ -32,7 +32,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = { quick: false, jsonFile: undefined, markdownFile: undefined, profileDir: undefined, only: [], help: false };
   const valueOf = (i: number, flag: string): string => {
     const value = argv[i + 1];
-    if (value === undefined || value.startsWith('--')) throw new BenchUsageError(benchMessages.missingValue(flag, USAGE));
+    if (value === undefined || value.startsWith('--')) throw new HarnessError('usage', benchMessages.missingValue(flag, USAGE));
     return value;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -60,7 +60,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
         options.help = true;
         break;
       default:
-        throw new BenchUsageError(benchMessages.unknownArgument(arg, USAGE));
+        throw new HarnessError('usage', benchMessages.unknownArgument(arg, USAGE));
     }
   }
   return options;

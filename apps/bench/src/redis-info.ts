@@ -1,5 +1,5 @@
 import { benchMessages } from './bench.messages.js';
-import { UnexpectedInfoError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 /** Commands the harness itself sends between two snapshots; they are not the system's cost. */
 const HARNESS_COMMANDS = new Set(['info', 'config|resetstat', 'config|set', 'config|get', 'flushall', 'dbsize', 'memory|purge']);
@@ -18,7 +18,7 @@ export function parseInfo(text: string): Map<string, string> {
 /** `used_memory` of an `INFO memory` reply, in bytes. */
 export function usedMemory(infoText: string): number {
   const value = Number(parseInfo(infoText).get('used_memory'));
-  if (!Number.isFinite(value)) throw new UnexpectedInfoError(benchMessages.missingInfoField('memory', 'used_memory'));
+  if (!Number.isFinite(value)) throw new HarnessError('environment', benchMessages.missingInfoField('memory', 'used_memory'));
   return value;
 }
 
@@ -57,7 +57,7 @@ export function commandsBetween(before: Map<string, number>, after: Map<string, 
 export function usedCpuSeconds(infoText: string): number {
   const fields = parseInfo(infoText);
   const value = Number(fields.get('used_cpu_user')) + Number(fields.get('used_cpu_sys'));
-  if (!Number.isFinite(value)) throw new UnexpectedInfoError(benchMessages.missingInfoField('cpu', 'used_cpu_user / used_cpu_sys'));
+  if (!Number.isFinite(value)) throw new HarnessError('environment', benchMessages.missingInfoField('cpu', 'used_cpu_user / used_cpu_sys'));
   return value;
 }
 
@@ -75,6 +75,6 @@ export function networkBytes(infoText: string): { input: number; output: number 
   const fields = parseInfo(infoText);
   const input = Number(fields.get('total_net_input_bytes'));
   const output = Number(fields.get('total_net_output_bytes'));
-  if (!Number.isFinite(input) || !Number.isFinite(output)) throw new UnexpectedInfoError(benchMessages.missingInfoField('stats', 'total_net_input_bytes / total_net_output_bytes'));
+  if (!Number.isFinite(input) || !Number.isFinite(output)) throw new HarnessError('environment', benchMessages.missingInfoField('stats', 'total_net_input_bytes / total_net_output_bytes'));
   return { input, output };
 }

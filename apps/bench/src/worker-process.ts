@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 import { benchMessages } from './bench.messages.js';
-import { WorkerProcessError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 type Reply<T extends FromWorker['type']> = Extract<FromWorker, { type: T }>;
 
@@ -28,12 +28,12 @@ export class WorkerProcess {
   ) {
     child.on('message', (message: FromWorker) => {
       if (message.type === 'progress') onProgress(message.fired);
-      else if (message.type === 'failed') this.rejectAll(new WorkerProcessError(benchMessages.workerFailed(message.message)));
+      else if (message.type === 'failed') this.rejectAll(new HarnessError('process', benchMessages.workerFailed(message.message)));
       else this.deliver(message);
     });
     child.once('exit', (code, signal) => {
       this.exited = true;
-      this.rejectAll(new WorkerProcessError(benchMessages.workerExited(code, signal)));
+      this.rejectAll(new HarnessError('process', benchMessages.workerExited(code, signal)));
     });
   }
 
@@ -55,14 +55,14 @@ export class WorkerProcess {
     return new Promise<Reply<T>>((resolve, reject) => {
       const early = this.inbox.findIndex((message) => message.type === type);
       if (early >= 0) return resolve(this.inbox.splice(early, 1)[0] as Reply<T>);
-      if (this.exited) return reject(new WorkerProcessError(benchMessages.workerExited(this.child.exitCode, this.child.signalCode)));
+      if (this.exited) return reject(new HarnessError('process', benchMessages.workerExited(this.child.exitCode, this.child.signalCode)));
       const waiter: Waiter = {
         type,
         resolve: (message) => resolve(message as Reply<T>),
         reject,
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
-          reject(new WorkerProcessError(benchMessages.workerSilent(type, timeoutMs)));
+          reject(new HarnessError('process', benchMessages.workerSilent(type, timeoutMs)));
         }, timeoutMs),
       };
       this.waiters.add(waiter);

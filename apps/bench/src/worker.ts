@@ -6,7 +6,7 @@ import { loadSystem } from './systems/index.js';
 import type { Worker } from './systems/system.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 import { benchMessages } from './bench.messages.js';
-import { UnsupportedTargetError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 const PROGRESS_EVERY_MS = 1_000;
 
@@ -57,7 +57,7 @@ async function onMessage(message: ToWorker): Promise<void> {
       send({ type: 'armed' });
       return;
     case 'schedule-local': {
-      if (!worker?.scheduleLocal) throw new UnsupportedTargetError(benchMessages.schedulesFromMain());
+      if (!worker?.scheduleLocal) throw new HarnessError('environment', benchMessages.schedulesFromMain());
       const started = performance.now();
       await worker.scheduleLocal(message.plan);
       send({ type: 'scheduled', elapsedMs: performance.now() - started });

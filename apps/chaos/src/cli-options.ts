@@ -1,5 +1,5 @@
 import { chaosMessages } from './chaos.messages.js';
-import { InvalidChaosOptionError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 /** Options of `npm run chaos`. */
 export interface ChaosOptions {
@@ -20,16 +20,16 @@ export function parseOptions(argv: readonly string[], known: readonly string[]):
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => {
       const next = inline ?? argv[++i];
-      if (next === undefined || next === '') throw new InvalidChaosOptionError(chaosMessages.missingValue(flag));
+      if (next === undefined || next === '') throw new HarnessError('usage', chaosMessages.missingValue(flag));
       return next;
     };
     if (flag === '--quick') options.quick = true;
     else if (flag === '--only') options.only.push(...value().split(',').map((name) => name.trim()).filter(Boolean));
     else if (flag === '--json') options.jsonFile = value();
     else if (flag === '--model') options.model = true;
-    else throw new InvalidChaosOptionError(chaosMessages.unknownArgument(arg));
+    else throw new HarnessError('usage', chaosMessages.unknownArgument(arg));
   }
   const unknown = options.only.filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new InvalidChaosOptionError(chaosMessages.unknownScenario(unknown, known));
+  if (unknown.length > 0) throw new HarnessError('usage', chaosMessages.unknownScenario(unknown, known));
   return options;
 }

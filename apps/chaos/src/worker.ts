@@ -6,10 +6,10 @@ import type { DurableTimeouts as Engine, TimeoutEvent } from '@durable-timeout/c
 import { EffectsRecorder } from './harness/effects-store.js';
 import type { ChaosPayload, FromWorker, ScheduleItemResult, ToWorker, WorkerConfig, WorkerCounters } from './worker-protocol.js';
 import { chaosMessages } from './chaos.messages.js';
-import { ChaosHarnessError, PlannedFailureError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 const config = JSON.parse(process.env.CHAOS_WORKER_CONFIG ?? 'null') as WorkerConfig | null;
-if (!config) throw new ChaosHarnessError(chaosMessages.workerWithoutConfig());
+if (!config) throw new HarnessError('process', chaosMessages.workerWithoutConfig());
 
 if (config.clockSkewMs) skewClock(config.clockSkewMs);
 
@@ -61,7 +61,7 @@ async function run(event: TimeoutEvent): Promise<void> {
     if (failOnPurpose) {
       await recorder.failed(event.id);
       if (chaos?.chaos === 'exit-once' || chaos?.chaos === 'exit-always') process.exit(3);
-      throw new PlannedFailureError(chaosMessages.plannedFailure(event.attempt));
+      throw new HarnessError('planned', chaosMessages.plannedFailure(event.attempt));
     }
     const [min, max] = chaos?.chaos === 'hang-once' && event.attempt === 1 ? [chaos.sleepMs ?? 0, chaos.sleepMs ?? 0] : config!.workMs;
     if (max > 0) await sleep(min + Math.random() * (max - min));

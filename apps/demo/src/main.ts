@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { parseDemoOptions, type DemoOptions } from './cli/demo-options.js';
 import { DemoMessages } from './demo.messages.js';
-import { DemoUsageError, InstanceStartError } from './errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 import { ProcessRegistry } from './processes/process-registry.js';
 import { openRedisTarget, type RedisTarget } from './redis/redis-target.js';
 import { buildJsonReport } from './report/json-report.js';
@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     options = parseDemoOptions(argv);
   } catch (error) {
-    if (!(error instanceof DemoUsageError)) throw error;
+    if (!(error instanceof HarnessError && error.kind === 'usage')) throw error;
     console.error(error.message);
     return 2;
   }
@@ -102,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
     ok = verdict.ok;
   } catch (error) {
     console.error(`\nThe demo stopped: ${error instanceof Error ? error.message : String(error)}`);
-    if (error instanceof InstanceStartError) printLogTail(error.logFile);
+    if (error instanceof HarnessError && error.logFile !== undefined) printLogTail(error.logFile);
   } finally {
     await cleanup();
   }

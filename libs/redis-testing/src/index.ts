@@ -2,3 +2,4 @@ export { RedisServer, type RedisServerOptions, type RedisTlsFiles } from './redi
 export { RedisCluster, type RedisClusterOptions } from './redis-cluster.js';
 export { freePort } from './free-port.js';
 export { redisServerBinary, redisCliBinary } from './binary.js';
+export { HarnessError, type HarnessFailure } from './harness-error.js';

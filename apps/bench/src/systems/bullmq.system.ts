@@ -2,7 +2,7 @@ import { Queue, Worker as BullWorker } from 'bullmq';
 import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type RedisTarget } from './system.js';
 import { benchMessages } from '../bench.messages.js';
-import { UnsupportedTargetError } from '../errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 const QUEUE = 'bench';
 
@@ -13,7 +13,7 @@ const BULK_SIZE = 1_000;
 const BULKS_IN_FLIGHT = 4;
 
 function connectionOf(target: RedisTarget) {
-  if (target.kind !== 'single') throw new UnsupportedTargetError(benchMessages.singleServerOnly('BullMQ'));
+  if (target.kind !== 'single') throw new HarnessError('environment', benchMessages.singleServerOnly('BullMQ'));
   return { host: target.host, port: target.port, maxRetriesPerRequest: null };
 }
 

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type FireSink, type RedisTarget } from './system.js';
 import { benchMessages } from '../bench.messages.js';
-import { UnsupportedTargetError } from '../errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 const POLL_INTERVAL_MS = 1_000;
 const CHUNK = 1_000;
@@ -14,7 +14,7 @@ function keysOf(prefix: string) {
 }
 
 function clientOf(target: RedisTarget): Redis {
-  if (target.kind !== 'single') throw new UnsupportedTargetError(benchMessages.singleServerOnly('The polling design'));
+  if (target.kind !== 'single') throw new HarnessError('environment', benchMessages.singleServerOnly('The polling design'));
   return new Redis({ host: target.host, port: target.port, maxRetriesPerRequest: null });
 }
 

@@ -1,7 +1,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { parseCommand, respValueEnd } from './resp.js';
 import { chaosMessages } from '../chaos.messages.js';
-import { ChaosHarnessError } from '../errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 /** Chooses the commands whose reply the proxy drops, from their arguments (`args[0]` is the command name). */
 export type CommandMatcher = (args: readonly string[]) => boolean;
@@ -37,7 +37,7 @@ export class ReplyDroppingProxy {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const address = server.address();
-    if (typeof address !== 'object' || address === null) throw new ChaosHarnessError(chaosMessages.proxyWithoutPort());
+    if (typeof address !== 'object' || address === null) throw new HarnessError('process', chaosMessages.proxyWithoutPort());
     proxy = new ReplyDroppingProxy(server, address.port);
     return proxy;
   }

@@ -1,5 +1,5 @@
 import { chaosMessages } from '../chaos.messages.js';
-import { ChaosHarnessError } from '../errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 /**
  * Just enough of the Redis protocol (RESP2 and the RESP3 aggregate types) for the lost-reply proxy:
@@ -57,7 +57,7 @@ export function respValueEnd(buffer: Buffer, offset: number): number {
       return cursor;
     }
     default:
-      throw new ChaosHarnessError(chaosMessages.notResp(offset, type));
+      throw new HarnessError('process', chaosMessages.notResp(offset, type));
   }
 }
 
@@ -74,7 +74,7 @@ export interface ParsedCommand {
 export function parseCommand(buffer: Buffer, offset: number): ParsedCommand | null {
   const end = respValueEnd(buffer, offset);
   if (end < 0) return null;
-  if (buffer[offset] !== 0x2a) throw new ChaosHarnessError(chaosMessages.notCommandArray(offset));
+  if (buffer[offset] !== 0x2a) throw new HarnessError('process', chaosMessages.notCommandArray(offset));
   const eol = lineEnd(buffer, offset + 1);
   const count = Number(buffer.toString('latin1', offset + 1, eol));
   const args: string[] = [];

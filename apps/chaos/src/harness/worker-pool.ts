@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { track, untrack } from './processes.js';
 import type { FromWorker, ScheduleItem, ScheduleItemResult, ToWorker, WorkerConfig, WorkerCounters } from '../worker-protocol.js';
 import { chaosMessages } from '../chaos.messages.js';
-import { ChaosHarnessError } from '../errors/index.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 const WORKER_FILE = fileURLToPath(new URL('../worker.js', import.meta.url));
 
@@ -38,7 +38,7 @@ export class WorkerHandle {
         }
         onMessage(message);
       });
-      this.exited.then(({ code, signal }) => reject(new ChaosHarnessError(chaosMessages.workerExitedBeforeReady(label, code, signal))));
+      this.exited.then(({ code, signal }) => reject(new HarnessError('process', chaosMessages.workerExitedBeforeReady(label, code, signal))));
     });
     this.ready.catch(() => undefined);
   }
@@ -57,7 +57,7 @@ export class WorkerHandle {
   /** The worker's event counters. */
   async counters(): Promise<WorkerCounters> {
     const reply = await this.request({ type: 'counters', requestId: 0 });
-    if (reply.type !== 'counters') throw new ChaosHarnessError(chaosMessages.unexpectedWorkerReply(this.label, reply.type));
+    if (reply.type !== 'counters') throw new HarnessError('process', chaosMessages.unexpectedWorkerReply(this.label, reply.type));
     return reply.counters;
   }
 
@@ -104,7 +104,7 @@ export class WorkerHandle {
     const requestId = this.nextRequest++;
     return new Promise((resolve, reject) => {
       this.pending.set(requestId, resolve);
-      this.exited.then(() => reject(new ChaosHarnessError(chaosMessages.workerExited(this.label))));
+      this.exited.then(() => reject(new HarnessError('process', chaosMessages.workerExited(this.label))));
       this.child.send({ ...message, requestId });
     });
   }
@@ -185,7 +185,7 @@ export class WorkerPool {
   /** A random live worker. */
   pick(): WorkerHandle {
     const alive = this.alive;
-    if (alive.length === 0) throw new ChaosHarnessError(chaosMessages.noLiveWorker());
+    if (alive.length === 0) throw new HarnessError('process', chaosMessages.noLiveWorker());
     return alive[Math.floor(Math.random() * alive.length)]!;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DemoUsageError } from '../errors/demo-usage.error.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 import { DEFAULT_OPTIONS, parseDemoOptions } from './demo-options.js';
 
 describe('parseDemoOptions', () => {
@@ -27,8 +27,8 @@ describe('parseDemoOptions', () => {
     [['--json', '']],
     [['--unknown']],
     [['positional']],
-  ])('rejects %j with a DemoUsageError', (argv) => {
-    expect(() => parseDemoOptions(argv)).toThrow(DemoUsageError);
+  ])('rejects %j with a usage HarnessError', (argv) => {
+    expect(() => parseDemoOptions(argv)).toThrow(HarnessError);
   });
 
   it('names the flag and its range in the message', () => {

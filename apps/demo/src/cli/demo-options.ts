@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DemoMessages } from '../demo.messages.js';
-import { DemoUsageError } from '../errors/demo-usage.error.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 
 /** What the demo was asked to do. */
 export interface DemoOptions {
@@ -21,7 +21,7 @@ const LIMITS = {
   'timeout-ms': { min: 2000, max: 30_000 },
 } as const;
 
-/** Parses the demo's command-line flags (without `node` and the script); throws `DemoUsageError`. */
+/** Parses the demo's command-line flags (without `node` and the script); throws a `usage` `HarnessError`. */
 export function parseDemoOptions(argv: string[]): DemoOptions {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -37,10 +37,10 @@ export function parseDemoOptions(argv: string[]): DemoOptions {
       },
     }));
   } catch (error) {
-    throw new DemoUsageError(DemoMessages.badFlag(error instanceof Error ? error.message : String(error)));
+    throw new HarnessError('usage', DemoMessages.badFlag(error instanceof Error ? error.message : String(error)));
   }
   const json = values.json;
-  if (json === '') throw new DemoUsageError(DemoMessages.badFlag('--json needs a file name.'));
+  if (json === '') throw new HarnessError('usage', DemoMessages.badFlag('--json needs a file name.'));
   return {
     orders: integerFlag('orders', values.orders, DEFAULT_OPTIONS.orders),
     timeoutMs: integerFlag('timeout-ms', values['timeout-ms'], DEFAULT_OPTIONS.timeoutMs),
@@ -54,7 +54,7 @@ function integerFlag(flag: keyof typeof LIMITS, raw: string | boolean | undefine
   const { min, max } = LIMITS[flag];
   const value = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
-    throw new DemoUsageError(DemoMessages.notAnInteger(flag, raw, min, max));
+    throw new HarnessError('usage', DemoMessages.notAnInteger(flag, raw, min, max));
   }
   return value;
 }

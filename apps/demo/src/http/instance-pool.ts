@@ -1,5 +1,5 @@
 import { DemoMessages } from '../demo.messages.js';
-import { NoLiveInstanceError } from '../errors/no-live-instance.error.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 import { sleep } from '../util/async.js';
 
 /** An instance the pool can send requests to. */
@@ -71,8 +71,8 @@ export class InstancePool<M extends PoolMember = PoolMember> {
         await sleep(WAIT_FOR_MEMBER_MS);
       }
     }
-    if (this.closed) throw new NoLiveInstanceError(DemoMessages.poolClosed());
-    throw lastError ?? new NoLiveInstanceError(DemoMessages.noLiveInstance(this.noMemberTimeoutMs));
+    if (this.closed) throw new HarnessError('process', DemoMessages.poolClosed());
+    throw lastError ?? new HarnessError('process', DemoMessages.noLiveInstance(this.noMemberTimeoutMs));
   }
 
   private next(): M | undefined {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { DemoMessages } from '../demo.messages.js';
-import { InstanceStartError } from '../errors/instance-start.error.js';
+import { HarnessError } from '@durable-timeout/redis-testing';
 import { sleep } from '../util/async.js';
 import type { ProcessRegistry } from './process-registry.js';
 
@@ -88,7 +88,7 @@ export class OrdersInstance {
     while (Date.now() < deadline) {
       if (this.exit) {
         const how = this.exit.signal ?? `code ${this.exit.code}`;
-        throw new InstanceStartError(DemoMessages.instanceExited(this.name, how, this.spec.logFile), this.spec.logFile);
+        throw new HarnessError('process', DemoMessages.instanceExited(this.name, how, this.spec.logFile), { logFile: this.spec.logFile });
       }
       try {
         const response = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(HEALTH_REQUEST_MS) });
@@ -99,10 +99,9 @@ export class OrdersInstance {
       }
       await Promise.race([sleep(HEALTH_POLL_MS), this.exited]);
     }
-    throw new InstanceStartError(
-      DemoMessages.instanceNotHealthy(this.name, timeoutMs, this.spec.logFile),
-      this.spec.logFile,
-    );
+    throw new HarnessError('process', DemoMessages.instanceNotHealthy(this.name, timeoutMs, this.spec.logFile), {
+      logFile: this.spec.logFile,
+    });
   }
 
   /**

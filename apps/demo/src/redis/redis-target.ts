@@ -1,7 +1,6 @@
-import { RedisServer } from '@durable-timeout/redis-testing';
+import { HarnessError, RedisServer } from '@durable-timeout/redis-testing';
 import { Redis } from 'ioredis';
 import { DemoMessages, redactUrl } from '../demo.messages.js';
-import { RedisUnreachableError } from '../errors/redis-unreachable.error.js';
 
 /** The Redis the orders instances share during the demo. */
 export interface RedisTarget {
@@ -43,7 +42,7 @@ async function openExisting(url: string): Promise<RedisTarget> {
     await client.ping();
   } catch (error) {
     client.disconnect();
-    throw new RedisUnreachableError(
+    throw new HarnessError('environment', 
       DemoMessages.redisUnreachable(redactUrl(url), error instanceof Error ? error.message : String(error)),
     );
   }
