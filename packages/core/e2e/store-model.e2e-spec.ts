@@ -26,7 +26,8 @@ afterAll(async () => {
 const redisSubject =
   (connection: () => ConstructorParameters<typeof RedisTimeoutStore>[0]['connection']): ModelSubjectFactory =>
   async () => {
-    const store = new RedisTimeoutStore({ connection: connection(), prefix: `m${randomUUID().slice(0, 8)}` });
+    // A generous call deadline: this checks what the store does, not how fast; a loaded machine must not fail it.
+    const store = new RedisTimeoutStore({ connection: connection(), prefix: `m${randomUUID().slice(0, 8)}`, commandTimeoutMs: 15_000 });
     return { store, advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), dispose: () => store.close() };
   };
 
