@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RedisServer } from '@durable-timeout/redis-testing';
+import { RedisServer, waitUntil } from '@durable-timeout/redis-testing';
 
 // The demo is a program: these tests build it and the orders app, run it as a user does and read
 // what it prints and writes. The full run uses a Redis of the test's own through REDIS_URL (to check
@@ -72,14 +72,6 @@ function acceptsConnections(port: number): Promise<boolean> {
   });
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('npm run demo (apps/demo)', () => {
   beforeAll(() => {
     workDir = mkdtempSync(join(tmpdir(), 'demo-e2e-'));
@@ -127,7 +119,7 @@ describe('npm run demo (apps/demo)', () => {
 
   it('on Ctrl-C stops every orders instance and the Redis it started, and exits 130', async () => {
     const demo = startDemo(['--orders', '20']);
-    await waitFor(() => /placing 20 orders/.test(demo.stdoutSoFar()), 45_000);
+    await waitUntil(() => /placing 20 orders/.test(demo.stdoutSoFar()), 45_000);
     const ports = portsIn(demo.stdoutSoFar());
     expect(ports.length).toBe(3);
     for (const port of ports) expect(await acceptsConnections(port)).toBe(true);

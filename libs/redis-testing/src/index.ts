@@ -3,3 +3,4 @@ export { RedisCluster, type RedisClusterOptions } from './redis-cluster.js';
 export { freePort } from './free-port.js';
 export { redisServerBinary, redisCliBinary } from './binary.js';
 export { HarnessError, type HarnessFailure } from './harness-error.js';
+export { waitFor, waitUntil } from './wait.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from 'ioredis';
-import { RedisCluster } from '@durable-timeout/redis-testing';
+import { RedisCluster, waitUntil } from '@durable-timeout/redis-testing';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { describeTimeoutStoreContract } from '../test/timeout-store.contract.js';
 import { TimeoutKeys } from '../src/store/timeout-keys.js';
@@ -164,11 +164,3 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
   }, 90_000);
 });
 
-/** Polls `check` until it returns true, up to `timeoutMs`. */
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

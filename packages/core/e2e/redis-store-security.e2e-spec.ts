@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
+import { RedisCluster, RedisServer, waitUntil } from '@durable-timeout/redis-testing';
 import { migrateSlots } from '../src/engine/slot-migration.js';
 import { aclRulesFor } from '../src/store/redis-acl.js';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
@@ -18,15 +18,6 @@ import type { TimeoutLogger } from '../src/types.js';
 
 const run = promisify(execFile);
 const uniquePrefix = () => `t${randomUUID().slice(0, 8)}`;
-
-/** Polls `check` until it returns true, up to `timeoutMs`. */
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function recordingLogger(): TimeoutLogger & { warnings: string[] } {
   const warnings: string[] = [];

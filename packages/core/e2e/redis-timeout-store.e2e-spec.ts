@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RedisServer } from '@durable-timeout/redis-testing';
+import { RedisServer, waitUntil } from '@durable-timeout/redis-testing';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
 import { describeTimeoutStoreContract } from '../test/timeout-store.contract.js';
@@ -10,15 +10,6 @@ import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
 import type { TimeoutLogger } from '../src/types.js';
 
 const uniquePrefix = () => `t${randomUUID().slice(0, 8)}`;
-
-/** Polls `check` until it returns true, up to `timeoutMs`. */
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function recordingLogger(): TimeoutLogger & { warnings: string[]; errors: string[] } {
   const warnings: string[] = [];

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
-import { RedisServer } from '@durable-timeout/redis-testing';
+import { RedisServer, waitUntil } from '@durable-timeout/redis-testing';
 import { DurableTimeouts } from '../src/durable-timeouts.js';
 import { InvalidOptionsError } from '../src/errors/invalid-options.error.js';
 import { registerTimeoutMetrics, TIMEOUT_METRICS } from '../src/otel/index.js';
@@ -38,14 +38,6 @@ function valueOf(metric: MetricData | undefined, match: Record<string, string>):
 function countOf(metric: MetricData | undefined, match: Record<string, string>): number {
   const points = metric?.dataPoints.filter((candidate) => Object.entries(match).every(([key, value]) => candidate.attributes[key] === value)) ?? [];
   return points.reduce((total, point) => total + (point.value as { count: number }).count, 0);
-}
-
-async function waitUntil(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const topicOf = (topic: string) => ({ 'messaging.destination.name': topic });
@@ -99,17 +91,17 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
 
     const now = Date.now();
     for (const id of ['ok-1', 'ok-2', 'ok-3', 'flaky', 'poison']) await timeouts.schedule('work', id, { at: now });
-    await waitUntil('four fired and one dead letter', () => seen.fired === 4 && seen.dead === 1);
+    await waitUntil(() => seen.fired === 4 && seen.dead === 1, 10_000, 'four fired and one dead letter');
 
     // A stale ack: the timeout is scheduled again while its handler runs, then the handler returns.
     await timeouts.schedule('work', 'held', { at: Date.now() });
-    await waitUntil('held to start', () => started.has('held'));
+    await waitUntil(() => started.has('held'), 10_000, 'held to start');
     expect((await timeouts.schedule('work', 'held', { delayMs: 60_000 })).outcome).toBe('replaced_firing');
     openGate();
-    await waitUntil('the stale ack', () => seen.stale === 1);
+    await waitUntil(() => seen.stale === 1, 10_000, 'the stale ack');
 
     await timeouts.schedule('work', 'stuck', { at: Date.now() });
-    await waitUntil('stuck to start', () => started.has('stuck'));
+    await waitUntil(() => started.has('stuck'), 10_000, 'stuck to start');
     await timeouts.schedule('work', 'cancel-me', { delayMs: 60_000 });
     expect(await timeouts.cancel('work', 'cancel-me')).toBe('cancelled');
     await timeouts.schedule('orphan', 'late', { at: Date.now() - 5_000 });

@@ -2,6 +2,7 @@
 import type { LeaseExpiryPolicy, SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
 import { LEASE_EXPIRED_ERROR } from '../src/store/stored-error.js';
 import { bucketOf } from '../src/store/slot-of.js';
+import { waitUntil } from '@durable-timeout/redis-testing';
 
 /** What one contract test gets from the store under test. */
 export interface StoreContractContext {
@@ -16,15 +17,6 @@ export interface StoreContractContext {
   advance(ms: number): Promise<void>;
   /** Closes everything the context opened (peers included). */
   dispose(): Promise<void>;
-}
-
-/** Polls `check` until it returns true, up to `timeoutMs` of real time. */
-async function waitUntil(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const LONG = 60_000;

@@ -4,6 +4,7 @@ import { ManualClock } from '../testing/manual-clock.js';
 import { MemoryTimeoutStore } from '../testing/memory-timeout-store.js';
 import type { AckEntry, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { DurableTimeoutsEvents, DurableTimeoutsOptions } from '../types.js';
+import { waitUntil } from '@durable-timeout/redis-testing';
 
 /** A memory store whose claim and ackMany fail a given number of times first, like Redis going away. */
 class FlakyStore extends MemoryTimeoutStore {
@@ -24,14 +25,6 @@ class FlakyStore extends MemoryTimeoutStore {
       throw new Error('connect ECONNREFUSED (ack)');
     }
     return super.ackMany(slot, entries);
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -63,7 +56,7 @@ describe('the engine when the store fails', () => {
     store.claimFailures = 3;
     store.ackFailures = 2;
     await timeouts.start();
-    await until(() => fired.length === 1);
+    await waitUntil(() => fired.length === 1);
     expect(fired).toEqual(['order-1']);
     expect(errors.map((event) => event.operation)).toEqual(['claim', 'claim', 'claim', 'ack', 'ack']);
     expect(errors.every((event) => event.topic === 'payment' && event.error.message.includes('ECONNREFUSED'))).toBe(true);
@@ -122,7 +115,7 @@ describe('the engine when the store fails', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(fired).toEqual([]);
     store.resubscribed!();
-    await until(() => fired.length === 1);
+    await waitUntil(() => fired.length === 1);
     expect(fired).toEqual(['order-1']);
     await timeouts.stop();
   });
