@@ -1,5 +1,5 @@
 // Jest projects of the repository (every workspace is found by the globs, none is listed):
-//   unit    `*.spec.ts` beside the code in packages/*, libs/*, apps/* (src/ and scripts/), and
+//   unit    `*.spec.ts` beside the code in packages/*, libs/*, apps/*, tools/* (src/ and scripts/), and
 //           scripts/test: pure logic, no Redis, no build (`npm run test:unit`).
 //   e2e     `*.e2e-spec.ts` under each workspace's e2e/ (and test/): real Redis servers the specs
 //           start themselves; some start built code as child processes (`npm run build` first).
@@ -49,12 +49,12 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{packages,libs,apps}/*/{src,scripts}/**/*.spec.ts', '<rootDir>/scripts/test/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{packages,libs,apps,tools}/*/{src,scripts}/**/*.spec.ts', '<rootDir>/scripts/test/**/*.spec.ts'],
     },
     {
       ...common,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/{packages,libs,apps}/*/{e2e,test}/**/*.e2e-spec.ts'],
+      testMatch: ['<rootDir>/{packages,libs,apps,tools}/*/{e2e,test}/**/*.e2e-spec.ts'],
     },
     {
       ...common,

@@ -73,7 +73,7 @@ steps.push({
 for (const line of nodeLines()) {
   steps.push(jestStep(`jest on Node ${line.version}: engine e2e and consumers`, line.bin, onEveryNodeLine));
 }
-steps.push({ name: 'chaos --quick', command: 'node', args: [`${root}apps/chaos/dist/main.js`, '--quick'] });
+steps.push({ name: 'chaos --quick', command: 'node', args: [`${root}tools/chaos/dist/main.js`, '--quick'] });
 
 let passed = 0;
 let failed = 0;

@@ -17,8 +17,8 @@ interface NestCliProject {
 const nestCli = JSON.parse(readFileSync(`${repoRoot}nest-cli.json`, 'utf8')) as { monorepo: boolean; projects: Record<string, NestCliProject> };
 
 describe('nest-cli.json', () => {
-  it('describes every workspace of the monorepo: apps/* as applications, packages/* and libs/* as libraries', () => {
-    const workspaces = ['apps', 'packages', 'libs'].flatMap((group) =>
+  it('describes every workspace of the monorepo: apps/* and tools/* as applications, packages/* and libs/* as libraries', () => {
+    const workspaces = ['apps', 'tools', 'packages', 'libs'].flatMap((group) =>
       readdirSync(`${repoRoot}${group}`)
         .filter((name) => existsSync(`${repoRoot}${group}/${name}/tsconfig.json`))
         .map((name) => `${group}/${name}`),
@@ -26,7 +26,7 @@ describe('nest-cli.json', () => {
     const described = Object.values(nestCli.projects).map((project) => project.root);
     expect(described.sort()).toEqual(workspaces.sort());
     for (const project of Object.values(nestCli.projects)) {
-      expect(project.type).toBe(project.root.startsWith('apps/') ? 'application' : 'library');
+      expect(project.type).toBe(/^(apps|tools)\//.test(project.root) ? 'application' : 'library');
       expect(existsSync(`${repoRoot}${project.compilerOptions.tsConfigPath}`)).toBe(true);
       expect(existsSync(`${repoRoot}${project.sourceRoot}`)).toBe(true);
     }

@@ -30,7 +30,7 @@ export function areaOf(functionName: string, url: string): ProfileArea | 'idle' 
   if (url.startsWith('node:')) return 'node internals';
   if (url.includes('/node_modules/ioredis/') || url.includes('/node_modules/@ioredis/') || url.includes('/node_modules/redis-parser/')) return 'ioredis';
   if (url.includes('/packages/core/') || url.includes('/packages/nestjs/') || url.includes('/@durable-timeout/core/')) return 'engine';
-  if (url.includes('/apps/bench/')) return 'bench harness';
+  if (url.includes('/tools/bench/')) return 'bench harness';
   return 'other code';
 }
 
