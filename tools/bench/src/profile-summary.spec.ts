@@ -23,7 +23,7 @@ describe('areaOf', () => {
     expect(areaOf('x', 'node:net')).toBe('node internals');
     expect(areaOf('x', 'file:///a/node_modules/ioredis/built/Redis.js')).toBe('ioredis');
     expect(areaOf('x', 'file:///a/packages/core/dist/x.js')).toBe('engine');
-    expect(areaOf('x', 'file:///a/apps/bench/dist/worker.js')).toBe('bench harness');
+    expect(areaOf('x', 'file:///a/tools/bench/dist/worker.js')).toBe('bench harness');
     expect(areaOf('x', 'file:///a/node_modules/bullmq/dist/x.js')).toBe('other code');
   });
 });
