@@ -35,7 +35,7 @@ export function areaOf(functionName: string, url: string): ProfileArea | 'idle' 
 }
 
 function shortUrl(url: string): string {
-  const marker = ['/node_modules/', '/packages/', '/apps/'].map((m) => url.lastIndexOf(m)).find((i) => i >= 0);
+  const marker = ['/node_modules/', '/packages/', '/apps/', '/tools/'].map((m) => url.lastIndexOf(m)).find((i) => i >= 0);
   return marker === undefined ? url : url.slice(marker + 1);
 }
 

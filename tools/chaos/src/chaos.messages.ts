@@ -1,6 +1,6 @@
 /** Every error text of the chaos suite, each saying what to do. */
 export const chaosMessages = {
-  usage: () => 'usage: node apps/chaos/dist/main.js [--quick] [--model] [--only name,name] [--json FILE]',
+  usage: () => 'usage: npm run chaos -- [--quick] [--model] [--only name,name] [--json FILE]',
   missingValue: (flag: string) => `${flag} needs a value. ${chaosMessages.usage()}`,
   unknownArgument: (arg: string) => `Unknown argument ${arg}. ${chaosMessages.usage()}`,
   unknownScenario: (names: readonly string[], known: readonly string[]) =>
