@@ -135,7 +135,7 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     expect(valueOf(after.get(TIMEOUT_METRICS.released), work)).toBe(1);
   });
 
-  it('reads one stats-3 script per slot of each reported topic per collection, and nothing else', async () => {
+  it('reads one stats script per slot of each reported topic per collection, and nothing else', async () => {
     const sdk = openSdk();
     cleanups.push(() => sdk.shutdown());
     const timeouts = new DurableTimeouts({

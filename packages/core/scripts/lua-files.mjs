@@ -14,7 +14,7 @@ export const generatedModule = join(commandsDir, 'lua-files.generated.ts');
 
 /**
  * Every `.lua` file under src/commands, keyed by its path without the extension, relative to that
- * folder and with `/` separators (`claim-3`, `includes/stored`), in a stable order.
+ * folder and with `/` separators (`claim`, `includes/stored`), in a stable order.
  * @returns {Record<string, string>}
  */
 export function readLuaFiles(dir = commandsDir) {
@@ -33,7 +33,7 @@ export function renderLuaModule(files = readLuaFiles()) {
   return [
     '// Generated from src/commands/**/*.lua by scripts/embed-lua.mjs (`npm run build`). Do not edit: edit the .lua file.',
     '',
-    '/** Source of every Lua file under src/commands, keyed by its path without `.lua` (`claim-3`, `includes/stored`). */',
+    '/** Source of every Lua file under src/commands, keyed by its path without `.lua` (`claim`, `includes/stored`). */',
     'export const LUA_FILES: Readonly<Record<string, string>> = {',
     ...entries,
     '};',

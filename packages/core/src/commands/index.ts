@@ -20,7 +20,7 @@ export const FEW_BUCKETS = 8;
 type KeyTail = 'none' | 'buckets' | 'few';
 
 interface ScriptSpec {
-  /** Base name of the Lua file, `<name>-<fixed keys>.lua`. */
+  /** Base name of the Lua file (named by what the script does). */
   file: string;
   /** Keys every call passes before the tail. */
   fixedKeys: number;
@@ -28,29 +28,29 @@ interface ScriptSpec {
 }
 
 const SCRIPTS = {
-  schedule: { file: 'schedule-3', fixedKeys: 4, tail: 'buckets' },
-  scheduleFew: { file: 'schedule-3', fixedKeys: 4, tail: 'few' },
-  cancel: { file: 'cancel-3', fixedKeys: 4, tail: 'none' },
-  get: { file: 'get-4', fixedKeys: 5, tail: 'none' },
-  claim: { file: 'claim-3', fixedKeys: 5, tail: 'buckets' },
-  claimFew: { file: 'claim-3', fixedKeys: 5, tail: 'few' },
-  ack: { file: 'ack-2', fixedKeys: 3, tail: 'none' },
-  ackMany: { file: 'ack-many-1', fixedKeys: 2, tail: 'buckets' },
-  ackManyFew: { file: 'ack-many-1', fixedKeys: 2, tail: 'few' },
-  fail: { file: 'fail-4', fixedKeys: 5, tail: 'none' },
-  release: { file: 'release-2', fixedKeys: 3, tail: 'buckets' },
-  stats: { file: 'stats-3', fixedKeys: 3, tail: 'none' },
-  deadList: { file: 'dead-list-1', fixedKeys: 1, tail: 'buckets' },
-  deadReplay: { file: 'dead-replay-2', fixedKeys: 3, tail: 'buckets' },
-  deadPurge: { file: 'dead-purge-1', fixedKeys: 2, tail: 'buckets' },
-  layoutRegistry: { file: 'layout-registry-1', fixedKeys: 1, tail: 'none' },
-  layoutMark: { file: 'layout-mark-1', fixedKeys: 1, tail: 'none' },
-  migrateScan: { file: 'migrate-scan-1', fixedKeys: 1, tail: 'none' },
-  migrateExport: { file: 'migrate-export-4', fixedKeys: 4, tail: 'buckets' },
-  migrateImport: { file: 'migrate-import-4', fixedKeys: 4, tail: 'buckets' },
-  migrateDrop: { file: 'migrate-drop-4', fixedKeys: 4, tail: 'buckets' },
-  migrateUnimport: { file: 'migrate-unimport-3', fixedKeys: 3, tail: 'buckets' },
-  pendingList: { file: 'pending-list-1', fixedKeys: 1, tail: 'none' },
+  schedule: { file: 'schedule', fixedKeys: 4, tail: 'buckets' },
+  scheduleFew: { file: 'schedule', fixedKeys: 4, tail: 'few' },
+  cancel: { file: 'cancel', fixedKeys: 4, tail: 'none' },
+  get: { file: 'get', fixedKeys: 5, tail: 'none' },
+  claim: { file: 'claim', fixedKeys: 5, tail: 'buckets' },
+  claimFew: { file: 'claim', fixedKeys: 5, tail: 'few' },
+  ack: { file: 'ack', fixedKeys: 3, tail: 'none' },
+  ackMany: { file: 'ack-many', fixedKeys: 2, tail: 'buckets' },
+  ackManyFew: { file: 'ack-many', fixedKeys: 2, tail: 'few' },
+  fail: { file: 'fail', fixedKeys: 5, tail: 'none' },
+  release: { file: 'release', fixedKeys: 3, tail: 'buckets' },
+  stats: { file: 'stats', fixedKeys: 3, tail: 'none' },
+  deadList: { file: 'dead-list', fixedKeys: 1, tail: 'buckets' },
+  deadReplay: { file: 'dead-replay', fixedKeys: 3, tail: 'buckets' },
+  deadPurge: { file: 'dead-purge', fixedKeys: 2, tail: 'buckets' },
+  layoutRegistry: { file: 'layout-registry', fixedKeys: 1, tail: 'none' },
+  layoutMark: { file: 'layout-mark', fixedKeys: 1, tail: 'none' },
+  migrateScan: { file: 'migrate-scan', fixedKeys: 1, tail: 'none' },
+  migrateExport: { file: 'migrate-export', fixedKeys: 4, tail: 'buckets' },
+  migrateImport: { file: 'migrate-import', fixedKeys: 4, tail: 'buckets' },
+  migrateDrop: { file: 'migrate-drop', fixedKeys: 4, tail: 'buckets' },
+  migrateUnimport: { file: 'migrate-unimport', fixedKeys: 3, tail: 'buckets' },
+  pendingList: { file: 'pending-list', fixedKeys: 1, tail: 'none' },
 } as const satisfies Record<string, ScriptSpec>;
 
 /** Names of the store's Lua scripts. */

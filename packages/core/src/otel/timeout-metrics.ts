@@ -38,7 +38,7 @@ export interface TimeoutMetricsOptions<TTopics extends string = string> {
   /**
    * Which topics the observable gauges (pending, firing, dead, oldest overdue age) report: `true`
    * (default) every topic of the engine, a list for some, `false` for none. Each collection reads
-   * one `stats-3` script per slot of every reported topic. Every instance reads the same figures
+   * one `stats` script per slot of every reported topic. Every instance reads the same figures
    * from Redis: aggregate them with `max`, not `sum`, or report them from one instance only.
    */
   gauges?: boolean | readonly TTopics[];
@@ -270,7 +270,7 @@ function subscribe(timeouts: DurableTimeouts<string>, counts: OutcomeCounts, his
 
 /**
  * The four gauges, observed together by one batch callback: one `stats` per topic per collection
- * (a `stats-3` script per slot), never one per gauge. A topic whose figures cannot be read (Redis
+ * (a `stats` script per slot), never one per gauge. A topic whose figures cannot be read (Redis
  * down, engine stopped) is left out of that collection. Returns a function that removes the callback.
  */
 function observeGauges(meter: Meter, timeouts: DurableTimeouts<string>, topics: readonly string[], attributes: TopicAttributes): () => void {

@@ -4,7 +4,7 @@ import { registerTimeoutMetrics, registerTimeoutTracing } from '@durable-timeout
 import { engineSystem, openEngineWorker } from './engine.system.js';
 import type { BenchSystem } from './system.js';
 
-/** How often the SDK run collects: every counter, histogram and gauge (one stats-3 script per slot). */
+/** How often the SDK run collects: every counter, histogram and gauge (one stats script per slot). */
 export const METRICS_EXPORT_INTERVAL_MS = 1_000;
 
 /** Takes the spans a batch processor hands over and keeps none: what is measured is the worker. */

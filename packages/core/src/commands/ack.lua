@@ -11,7 +11,7 @@ local rcall = redis.call
 local id = ARGV[1]
 local value = rcall('HGET', KEYS[2], id)
 local token = tonumber(ARGV[2])
--- The stored token is set only while the id is leased (see ack-many-1.lua); tokens start above 0,
+-- The stored token is set only while the id is leased (see ack-many.lua); tokens start above 0,
 -- so 0 (what a pending value reads as) never matches.
 if not token or token <= 0 then return 0 end
 if not value or stored_token(value) ~= token then
