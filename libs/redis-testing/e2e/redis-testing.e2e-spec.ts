@@ -1,10 +1,32 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
+import { createServer } from 'node:net';
+import { portTaken, RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
 
 describe('RedisServer', () => {
   const started: RedisServer[] = [];
   afterAll(async () => {
     await Promise.all(started.map((server) => server.stop()));
+  });
+
+  it('recognises a start that failed because its port was taken (start then retries on another port)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const failure = await RedisServer.start({ port }).then(
+        (server) => {
+          started.push(server);
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(failure).toBeDefined();
+      expect(portTaken(failure)).toBe(true);
+      expect(portTaken(new Error('redis-server exited with code 1'))).toBe(false);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('keeps AOF data across SIGKILL and restart on the same port', async () => {

@@ -1,4 +1,4 @@
-export { RedisServer, type RedisServerOptions, type RedisTlsFiles } from './redis-server.js';
+export { portTaken, RedisServer, type RedisServerOptions, type RedisTlsFiles } from './redis-server.js';
 export { RedisCluster, type RedisClusterOptions } from './redis-cluster.js';
 export { freePort } from './free-port.js';
 export { redisServerBinary, redisCliBinary } from './binary.js';

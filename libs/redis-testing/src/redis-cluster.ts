@@ -3,9 +3,25 @@ import { promisify } from 'node:util';
 import { Cluster, Redis, type ClusterOptions } from 'ioredis';
 import { redisCliBinary } from './binary.js';
 import { freePort } from './free-port.js';
-import { RedisServer } from './redis-server.js';
+import { PORT_ATTEMPTS, portTaken, RedisServer } from './redis-server.js';
 
 const run = promisify(execFile);
+
+/** Starts one cluster node on free ports, trying new ones when a port was taken meanwhile. */
+async function startNode(args: readonly string[]): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    const { port, busPort } = await clusterPorts();
+    try {
+      return await RedisServer.start({
+        port,
+        args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-port', String(busPort),
+          '--cluster-node-timeout', '5000', ...args],
+      });
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !portTaken(error)) throw error;
+    }
+  }
+}
 
 /** Options of `RedisCluster.start`. */
 export interface RedisClusterOptions {
@@ -39,16 +55,7 @@ export class RedisCluster {
     if (!Number.isInteger(masters) || masters < 3) throw new Error(`A Redis Cluster needs at least 3 masters, got ${masters}.`);
     const nodes: RedisServer[] = [];
     try {
-      for (let i = 0; i < masters; i++) {
-        const { port, busPort } = await clusterPorts();
-        nodes.push(
-          await RedisServer.start({
-            port,
-            args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-port', String(busPort),
-              '--cluster-node-timeout', '5000', ...(options.args ?? [])],
-          }),
-        );
-      }
+      for (let i = 0; i < masters; i++) nodes.push(await startNode(options.args ?? []));
       const addresses = nodes.map((node) => `${node.host}:${node.port}`);
       await run(redisCliBinary(), ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
       const cluster = new RedisCluster(nodes);

@@ -8,6 +8,14 @@ import { RedisInstance } from 'redis-memory-server';
 import { redisServerBinary } from './binary.js';
 import { freePort } from './free-port.js';
 
+/** How many ports `start` tries when the one it picked was taken before the server bound it. */
+export const PORT_ATTEMPTS = 5;
+
+/** Whether a failed start failed because its port (or cluster bus port) was taken. */
+export function portTaken(error: unknown): boolean {
+  return /already in use/i.test(error instanceof Error ? error.message : String(error));
+}
+
 /** TLS files of a server that listens with TLS only. */
 export interface RedisTlsFiles {
   certFile: string;
@@ -78,16 +86,20 @@ export class RedisServer {
 
   /** Starts a server and waits until it accepts connections. */
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
-    const port = options.port ?? (await freePort());
-    const dir = mkdtempSync(join(tmpdir(), 'dt-redis-'));
-    const server = new RedisServer(port, dir, options);
-    try {
-      await server.launch();
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
+    // A free port can be taken by another process between `freePort` and the server's bind
+    // (parallel suites start servers all the time): pick another one and try again.
+    for (let attempt = 1; ; attempt++) {
+      const port = options.port ?? (await freePort());
+      const dir = mkdtempSync(join(tmpdir(), 'dt-redis-'));
+      const server = new RedisServer(port, dir, options);
+      try {
+        await server.launch();
+        return server;
+      } catch (error) {
+        rmSync(dir, { recursive: true, force: true });
+        if (options.port !== undefined || attempt >= PORT_ATTEMPTS || !portTaken(error)) throw error;
+      }
     }
-    return server;
   }
 
   /** Connection URL: `redis://[:password@]127.0.0.1:port`, `rediss://` with TLS. */
