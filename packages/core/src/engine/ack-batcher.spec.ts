@@ -2,10 +2,8 @@ import { describe, expect, it, jest } from '@jest/globals';
 import type { AckEntry, SlotRef, TimeoutStore } from '../store/timeout-store.js';
 import { AckBatcher, type AckOutcome } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
-import { EventHub } from './event-hub.js';
-import { ServerClock } from './server-clock.js';
-import { TopicLayouts } from './topic-layouts.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
+import { engineContext } from '../../test/engine-context.js';
 
 const SLOT: SlotRef = { topic: 'payment', slot: 0 };
 
@@ -18,18 +16,7 @@ function recordingContext(): { context: EngineContext; calls: string[][] } {
       return entries.map(() => 'acked' as const);
     },
   } as unknown as TimeoutStore;
-  const context: EngineContext = {
-    store,
-    events: new EventHub(() => undefined),
-    logger: null,
-    clock: new ServerClock(),
-    interceptors: [],
-    layouts: new TopicLayouts(() => store, new Map([['payment', 16]]), 1_000),
-    sweepIntervalMs: 60_000,
-    reportError: () => undefined,
-    reportHealthy: () => undefined,
-    storeOpen: true,
-  };
+  const context = engineContext(store);
   return { context, calls };
 }
 

@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef, TimeoutStore } from '../store/timeout-store.js';
-import type { EngineContext } from './engine-context.js';
-import { EventHub } from './event-hub.js';
-import { ServerClock } from './server-clock.js';
 import { SlotPoller, type PollerHost } from './slot-poller.js';
-import { TopicLayouts } from './topic-layouts.js';
+import { engineContext } from '../../test/engine-context.js';
 
 const ref: SlotRef = { topic: 'payment', slot: 3, slots: 8 };
 const SWEEP_MS = 60_000;
@@ -35,18 +32,7 @@ function setUp(replies: (ClaimResult | Error)[], host: Partial<PollerHost> = {})
       return next;
     },
   } as unknown as TimeoutStore;
-  const context: EngineContext = {
-    store,
-    events: new EventHub(() => undefined),
-    logger: null,
-    clock: new ServerClock(),
-    interceptors: [],
-    layouts: new TopicLayouts(() => store, new Map([['payment', 8]]), 1_000),
-    sweepIntervalMs: SWEEP_MS,
-    reportError: (error) => errors.push(error),
-    reportHealthy: () => undefined,
-    storeOpen: true,
-  };
+  const context = engineContext(store, 8, { sweepIntervalMs: SWEEP_MS, reportError: (error) => errors.push(error) });
   const dispatched: number[] = [];
   const released: string[] = [];
   let reservedNow = 0;

@@ -1,29 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TimeoutStore } from '../store/timeout-store.js';
 import { resolveOptions } from '../validation/options.js';
-import type { EngineContext } from './engine-context.js';
-import { EventHub } from './event-hub.js';
-import { ServerClock } from './server-clock.js';
 import type { SlotPoller } from './slot-poller.js';
-import { TopicLayouts } from './topic-layouts.js';
 import { TopicWorker } from './topic-worker.js';
+import { engineContext } from '../../test/engine-context.js';
 
 /** A worker of topic `payment` with 16 slots; reserve() needs no store. */
 function worker(concurrency: number, batchSize: number): TopicWorker {
   const options = resolveOptions({ connection: 'redis://unused', topics: { payment: { concurrency, batchSize } } }).topics.get('payment')!;
   const store = {} as TimeoutStore;
-  const context: EngineContext = {
-    store,
-    events: new EventHub(() => undefined),
-    logger: null,
-    clock: new ServerClock(),
-    interceptors: [],
-    layouts: new TopicLayouts(() => store, new Map([['payment', options.slots]]), 1_000),
-    sweepIntervalMs: 60_000,
-    reportError: () => undefined,
-    reportHealthy: () => undefined,
-    storeOpen: true,
-  };
+  const context = engineContext(store, options.slots);
   return new TopicWorker(context, 'payment', options, () => undefined);
 }
 

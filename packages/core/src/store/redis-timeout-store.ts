@@ -38,6 +38,7 @@ import type {
   StoreTopic,
   TimeoutStore,
 } from './timeout-store.js';
+import { MAX_CLAIM, RECOVER_PER_CLAIM } from './timeout-store.js';
 
 /** Options of `new RedisTimeoutStore(...)`. */
 export interface RedisTimeoutStoreOptions {
@@ -52,12 +53,6 @@ export interface RedisTimeoutStoreOptions {
 }
 
 export { MAX_STORED_ERROR_LENGTH, truncateError } from './stored-error.js';
-
-/** Most timeouts one claim takes, whatever the caller asks (keeps each script call short). */
-export const MAX_CLAIM = 1_000;
-
-/** Most expired leases one claim returns to due (the next claim takes the rest). */
-const RECOVER_PER_CLAIM = 1_000;
 
 /** Most timeouts one schedule script call carries (calls of one tick for one slot are coalesced). */
 const SCHEDULE_BATCH = 200;

@@ -16,6 +16,12 @@ export type CancelResult = 'cancelled' | 'firing' | 'not_found';
 /** State of a stored timeout. */
 export type TimeoutState = 'pending' | 'firing' | 'dead';
 
+/** Most timeouts one `claim` takes, whatever the caller asks (keeps each call short); every store honours it. */
+export const MAX_CLAIM = 1_000;
+
+/** Most expired leases one `claim` deals with (retried or dead-lettered); the next claim takes the rest. */
+export const RECOVER_PER_CLAIM = 1_000;
+
 /** A topic's retry backoff with every field set (see the topic option `backoff`). */
 export interface RetryBackoff {
   /** Delay before the first retry, before jitter, ms. */

@@ -23,6 +23,7 @@ import type {
   StoreTopic,
   TimeoutStore,
 } from '../store/timeout-store.js';
+import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
 import { StoreClosedError } from '../store/store-closed.error.js';
 import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
 import { retryDelayMs } from '../engine/retry-backoff.js';
@@ -31,12 +32,6 @@ import { ManualClock } from './manual-clock.js';
 import { MemorySlotLayouts } from './memory-slot-layouts.js';
 import { bucketOf } from '../store/slot-of.js';
 import { testingMessages } from './testing.messages.js';
-
-/** Most timeouts one claim takes, as in the Redis store. */
-const MAX_CLAIM = 1_000;
-
-/** Most expired leases one claim returns to due, as in the Redis store. */
-const RECOVER_PER_CLAIM = 1_000;
 
 interface MemoryEntry {
   id: string;
