@@ -40,6 +40,7 @@ import { parseStoredPayload } from './validation/safe-json.js';
 import { assertTimeoutId } from './validation/timeout-id.js';
 import { validateTiming } from './validation/timing.js';
 import { describeType } from './validation/describe-type.js';
+import { settledWithin } from './support/settled-within.js';
 
 type Lifecycle = 'created' | 'running' | 'stopping' | 'stopped';
 
@@ -522,7 +523,7 @@ export class DurableTimeouts<TTopics extends string = string> {
       worker.pollersSettled(),
       worker.idle(),
     ]);
-    await within(Promise.all(handBack), commandTimeoutMs);
+    await settledWithin(Promise.all(handBack), commandTimeoutMs);
 
     const closeWithinMs = Math.max(0, handBackEnd - performance.now());
     const unsubscribers = this.unsubscribers.splice(0);
@@ -531,7 +532,7 @@ export class DurableTimeouts<TTopics extends string = string> {
       // Closing the store closes its wake-up subscriptions too.
       await (this.timeoutStore as RedisTimeoutStore).close(closeWithinMs).catch((error: unknown) => this.reportError(error, 'close'));
     } else {
-      await within(Promise.all(unsubscribers.map((unsubscribe) => unsubscribe())), closeWithinMs);
+      await settledWithin(Promise.all(unsubscribers.map((unsubscribe) => unsubscribe())), closeWithinMs);
     }
     this.lifecycle = 'stopped';
   }
@@ -612,16 +613,4 @@ function mergedPage<T extends { id: string }>(perSlot: readonly T[][], timeOf: (
 
 function sum(counts: readonly number[]): number {
   return counts.reduce((total, count) => total + count, 0);
-}
-
-/** Waits for `promise`, but no longer than `ms`; never rejects. */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    promise.catch(() => undefined),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
 }

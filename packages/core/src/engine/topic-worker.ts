@@ -9,6 +9,7 @@ import { retryDelayMs } from './retry-backoff.js';
 import { type PollerHost, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { toError } from './to-error.js';
+import { settledWithin } from '../support/settled-within.js';
 
 /** Most slots one ack, fail or release follows after slot migrations moved its delivery (one per migration). */
 const MAX_FORWARDS = 4;
@@ -201,15 +202,7 @@ export class TopicWorker implements PollerHost {
   /** Waits until no handler runs, or `timeoutMs` passed. True when none runs. */
   async waitForHandlers(timeoutMs: number): Promise<boolean> {
     if (this.inFlightCount === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([
-      new Promise<boolean>((resolve) => this.drainWaiters.push(() => resolve(true))),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    return drained;
+    return settledWithin(new Promise<void>((resolve) => this.drainWaiters.push(resolve)), timeoutMs);
   }
 
   /**

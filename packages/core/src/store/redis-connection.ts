@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { ConnectionOptions } from '../types.js';
+import { settledWithin } from '../support/settled-within.js';
 
 /** An ioredis connection to one server or to a cluster. */
 export type RedisClient = Redis | Cluster;
@@ -85,16 +86,9 @@ export async function closeConnection(client: RedisClient, timeoutMs: number): P
     client.disconnect();
     return;
   }
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      client.quit().catch(() => undefined),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
+    await settledWithin(client.quit(), timeoutMs);
   } finally {
-    clearTimeout(timer);
     client.disconnect();
   }
 }
