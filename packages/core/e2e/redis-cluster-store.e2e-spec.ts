@@ -144,17 +144,21 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
       for (const node of own.nodes) await node.restart();
       await waitUntil(() => resubscribed >= 1, 30_000);
       const slot = { topic: 'payment', slot: 7 };
-      let dueAt = 0;
-      // The cluster may still be settling after the restart: retry the schedule until it is accepted.
+      // The cluster may still be settling after the restart (a refused schedule, or a node whose
+      // bus links are not all up yet, so a PUBLISH does not reach every node): schedule ever
+      // earlier timeouts (each one moves the slot's earliest due time, so each publishes) until the
+      // subscriber hears one.
+      const sent: number[] = [];
       await waitUntil(async () => {
         try {
-          dueAt = (await store.schedule(slot, 'after', { at: (await store.now()) - 1, payload: 'null' })).dueAt;
-          return true;
+          const at = (await store.now()) - 1 - sent.length;
+          sent.push((await store.schedule(slot, `after-${sent.length}`, { at, payload: 'null' })).dueAt);
         } catch {
           return false;
         }
+        const heard = async () => wakes.some((wake) => wake.slot === 7 && sent.includes(wake.dueAt));
+        return waitUntil(heard, 2_000).then(() => true, () => false);
       }, 30_000);
-      await waitUntil(() => wakes.some((wake) => wake.slot === 7 && wake.dueAt === dueAt));
       await unsubscribe();
     } finally {
       await store.close();
