@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import type { Redis } from 'ioredis';
 import type { DurableTimeouts } from '../src/durable-timeouts.js';
@@ -10,23 +10,13 @@ import { PayloadTooLargeError } from '../src/errors/payload-too-large.error.js';
 import { TimeoutsStoppedError } from '../src/errors/timeouts-stopped.error.js';
 import { UnknownTopicError } from '../src/errors/unknown-topic.error.js';
 import { DurableTimeoutError } from '../src/errors/durable-timeout.error.js';
-import { EngineRig, uniquePrefix } from './fixtures/engine-helpers.js';
+import { uniquePrefix, engineSuite } from './fixtures/engine-helpers.js';
 
 let server: RedisServer;
 let raw: Redis;
-const rig = new EngineRig();
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-  raw = server.client();
-});
-
-afterEach(async () => {
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await server?.stop();
+const rig = engineSuite(() => RedisServer.start(), (started) => {
+  server = started;
+  raw = started.client();
 });
 
 type Call = (timeouts: DurableTimeouts<'payment'>) => Promise<unknown>;

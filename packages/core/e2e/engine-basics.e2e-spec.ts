@@ -1,22 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import type { TimeoutEvent } from '../src/types.js';
-import { EngineRig, nextEvent, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
+import { nextEvent, uniquePrefix, waitUntil, engineSuite } from './fixtures/engine-helpers.js';
 
 let server: RedisServer;
-const rig = new EngineRig();
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-});
-
-afterEach(async () => {
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const rig = engineSuite(() => RedisServer.start(), (started) => (server = started));
 
 describe('DurableTimeouts on one Redis server', () => {
   it('schedules, fires once with the payload and acks (the timeout is gone)', async () => {

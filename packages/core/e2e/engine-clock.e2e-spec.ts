@@ -1,22 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { RedisServer } from '@durable-timeout/redis-testing';
-import { EngineRig, nextEvent, uniquePrefix } from './fixtures/engine-helpers.js';
+import { nextEvent, uniquePrefix, engineSuite } from './fixtures/engine-helpers.js';
 
 let server: RedisServer;
-const rig = new EngineRig();
+const rig = engineSuite(() => RedisServer.start(), (started) => (server = started));
 const realNow = Date.now.bind(Date);
 
-beforeAll(async () => {
-  server = await RedisServer.start();
-});
-
-afterEach(async () => {
+afterEach(() => {
   jest.restoreAllMocks();
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe('due times come from the Redis clock', () => {

@@ -1,21 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RedisCluster } from '@durable-timeout/redis-testing';
-import { EngineRig, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
+import { uniquePrefix, waitUntil, engineSuite } from './fixtures/engine-helpers.js';
 
 let cluster: RedisCluster;
-const rig = new EngineRig();
-
-beforeAll(async () => {
-  cluster = await RedisCluster.start();
-}, 120_000);
-
-afterEach(async () => {
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await cluster?.stop();
-});
+const rig = engineSuite(() => RedisCluster.start(), (started) => (cluster = started));
 
 /** Far enough ahead that the cancels below land first even on a loaded machine (60 schedules go first). */
 const CANCELLED_DELAY_MS = 3_000;

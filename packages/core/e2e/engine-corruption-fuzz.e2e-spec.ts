@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import type { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { slotOf } from '../src/store/slot-of.js';
-import { EngineRig, uniquePrefix } from './fixtures/engine-helpers.js';
+import { uniquePrefix, engineSuite } from './fixtures/engine-helpers.js';
 
 // Corruption fuzz: stored entries damaged at random (truncated, separators swapped, meta fields
 // replaced by words or by huge numbers, the payload replaced by text that is not JSON, emptied,
@@ -14,19 +14,9 @@ import { EngineRig, uniquePrefix } from './fixtures/engine-helpers.js';
 
 let server: RedisServer;
 let raw: Redis;
-const rig = new EngineRig();
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-  raw = server.client();
-});
-
-afterEach(async () => {
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await server?.stop();
+const rig = engineSuite(() => RedisServer.start(), (started) => {
+  server = started;
+  raw = started.client();
 });
 
 /** One way to damage a stored value; `null` deletes it. */

@@ -1,24 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import type { Redis } from 'ioredis';
-import { EngineRig, recordingLogger, uniquePrefix } from './fixtures/engine-helpers.js';
+import { recordingLogger, uniquePrefix, engineSuite } from './fixtures/engine-helpers.js';
 
 // A server of its own: the command counter must see this engine's traffic only.
 let server: RedisServer;
 let raw: Redis;
-const rig = new EngineRig();
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-  raw = server.client();
-});
-
-afterEach(async () => {
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await server?.stop();
+const rig = engineSuite(() => RedisServer.start(), (started) => {
+  server = started;
+  raw = started.client();
 });
 
 /** Counts the commands clients send (MONITOR), leaving out those run inside scripts. */

@@ -1,23 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
-import { EngineRig, nextEvent, recordingLogger, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
+import { nextEvent, recordingLogger, uniquePrefix, waitUntil, engineSuite } from './fixtures/engine-helpers.js';
 
 let server: RedisServer;
-const rig = new EngineRig();
-
-beforeAll(async () => {
-  // AOF with fsync always: what was scheduled before the crash is still there after the restart.
-  server = await RedisServer.start({ appendonly: true, appendfsync: 'always' });
-});
-
-afterEach(async () => {
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// AOF with fsync always: what was scheduled before the crash is still there after the restart.
+const rig = engineSuite(() => RedisServer.start({ appendonly: true, appendfsync: 'always' }), (started) => (server = started));
 
 describe('Redis down', () => {
   it('schedule fails fast with RedisUnavailableError; after a restart workers resume by themselves and fire what is due', async () => {

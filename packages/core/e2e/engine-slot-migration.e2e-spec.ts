@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import type { DurableTimeouts } from '../src/durable-timeouts.js';
 import { TopicMigratingError } from '../src/errors/topic-migrating.error.js';
@@ -6,22 +6,10 @@ import { TopicSlotsMismatchError } from '../src/errors/topic-slots-mismatch.erro
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { bucketOf } from '../src/store/slot-of.js';
 import type { TimeoutEvent } from '../src/types.js';
-import { EngineRig, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
+import { uniquePrefix, waitUntil, engineSuite } from './fixtures/engine-helpers.js';
 
 let server: RedisServer;
-const rig = new EngineRig();
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-});
-
-afterEach(async () => {
-  await rig.stopAll();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const rig = engineSuite(() => RedisServer.start(), (started) => (server = started));
 
 /** Records every handler run and every accepted ack of an engine, by id. */
 function recordRuns(timeouts: DurableTimeouts<'payment'>, runs: Map<string, number>, acked: Map<string, number>, handlerMs = 0): void {
