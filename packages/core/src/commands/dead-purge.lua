@@ -8,22 +8,8 @@
 ]]
 local rcall = redis.call
 -- @include stored
-local ids = {}
-if #ARGV > 2 then
-  for i = 3, #ARGV do ids[#ids + 1] = ARGV[i] end
-else
-  ids = rcall('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
-end
--- Every id is checked before anything changes; a whole-slot call waits for the end of a move.
-local named = #ARGV > 2
-if not named then
-  local refused = check_layout(KEYS[2], ARGV[2], nil)
-  if refused then return refused end
-end
-for i = 1, #ids do
-  local refused = named and check_layout(KEYS[2], ARGV[2], bucket_index(ids[i], DATA_BUCKETS))
-  if refused then return refused end
-end
+local ids, refused = chosen_dead_ids(KEYS[1], KEYS[2], ARGV[2], ARGV[1], 3)
+if not ids then return refused end
 local deleted = 0
 for i = 1, #ids do
   local id = ids[i]

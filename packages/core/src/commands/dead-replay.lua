@@ -10,22 +10,8 @@
 local rcall = redis.call
 -- @include stored
 local now = now_ms()
-local ids = {}
-if #ARGV > 4 then
-  for i = 5, #ARGV do ids[#ids + 1] = ARGV[i] end
-else
-  ids = rcall('ZRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)
-end
--- Every id is checked before anything changes; a whole-slot call waits for the end of a move.
-local named = #ARGV > 4
-if not named then
-  local refused = check_layout(KEYS[3], ARGV[4], nil)
-  if refused then return refused end
-end
-for i = 1, #ids do
-  local refused = named and check_layout(KEYS[3], ARGV[4], bucket_index(ids[i], DATA_BUCKETS))
-  if refused then return refused end
-end
+local ids, refused = chosen_dead_ids(KEYS[2], KEYS[3], ARGV[4], ARGV[3], 5)
+if not ids then return refused end
 local before = earliest_due(KEYS[1])
 local moved = 0
 for i = 1, #ids do

@@ -165,3 +165,22 @@ local function forwarded(fwdKey, id, token)
   if tonumber(held) ~= token then return nil end
   return slot
 end
+
+-- The ids a dead-letter call acts on: ARGV[first..] when the caller named them, else the oldest
+-- `limit` of the dead ZSET. Every id is checked before anything changes (a whole-slot call waits
+-- for the end of a move). Returns the ids, or nil and the refusal of `check_layout`.
+local function chosen_dead_ids(deadKey, markerKey, layout, limit, first)
+  local ids = {}
+  if #ARGV < first then
+    ids = rcall('ZRANGE', deadKey, 0, tonumber(limit) - 1)
+    local refused = check_layout(markerKey, layout, nil)
+    if refused then return nil, refused end
+    return ids
+  end
+  for i = first, #ARGV do ids[#ids + 1] = ARGV[i] end
+  for i = 1, #ids do
+    local refused = check_layout(markerKey, layout, bucket_index(ids[i], DATA_BUCKETS))
+    if refused then return nil, refused end
+  end
+  return ids
+end
