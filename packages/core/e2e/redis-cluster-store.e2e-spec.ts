@@ -158,13 +158,13 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
         }
         const heard = async () => wakes.some((wake) => wake.slot === 7 && sent.includes(wake.dueAt));
         return waitUntil(heard, 2_000).then(() => true, () => false);
-      }, 30_000);
+      }, 60_000, 'a wake-up heard after the restart');
       await unsubscribe();
     } finally {
       await store.close();
       await peer.close();
       await own.stop();
     }
-  }, 90_000);
+  }, 150_000);
 });
 
