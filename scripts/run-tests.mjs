@@ -31,7 +31,7 @@ function jestStep(name, node, args, env = {}) {
     command: node,
     // Two workers, not Jest's default of (cores - 1) = 1 here: most specs wait on Redis, child
     // processes and timers rather than on the CPU, so two at a time nearly halve the wall time.
-    args: [jestBin, '--forceExit', '--maxWorkers=2', '--json', `--outputFile=${report}`, ...args],
+    args: [jestBin, '--forceExit', ...(args.includes('--runInBand') ? [] : ['--maxWorkers=2']), '--json', `--outputFile=${report}`, ...args],
     // --forceExit: a suite that leaves a socket open must not hang CI after every test finished;
     // the suites close what they open, this is the safety net.
     env: { NODE_OPTIONS: '--experimental-vm-modules', DURABLE_TIMEOUT_PACKS: packs, ...env },

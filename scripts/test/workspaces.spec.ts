@@ -7,7 +7,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Every TypeScript project of the workspaces: <group>/<name>/tsconfig*.json (e2e fixtures aside). */
 function workspaceProjects(): string[] {
-  return ['packages', 'libs', 'apps'].flatMap((group) =>
+  return ['packages', 'libs', 'apps', 'tools'].flatMap((group) =>
     readdirSync(`${root}${group}`)
       .filter((name) => existsSync(`${root}${group}/${name}/tsconfig.json`))
       .flatMap((name) =>
