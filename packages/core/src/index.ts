@@ -36,6 +36,8 @@ export type {
   TopicStats,
 } from './types.js';
 export type * from './store/timeout-store.js';
+// The limits every store honours (part of the store port's contract).
+export { MAX_CLAIM, RECOVER_PER_CLAIM } from './store/timeout-store.js';
 export * from './errors/index.js';
 export * from './validation/index.js';
 export { RedisTimeoutStore, type RedisTimeoutStoreOptions } from './store/redis-timeout-store.js';
