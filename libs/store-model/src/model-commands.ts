@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { migrateSlots } from '@durable-timeout/core';
-import type { AckResult, FailOutcome, ReleaseResult, SlotRef, TimeoutStore } from '@durable-timeout/core';
+import type { AckResult, FailOutcome, ReleaseResult, SlotRef, StoreScheduleEntry, TimeoutStore } from '@durable-timeout/core';
 import { MODEL_EXPIRY, StoreModel } from './reference-model.js';
 
 /** The store under test and what a run may do to it. */
@@ -87,15 +87,17 @@ const payload = fc.constantFrom('null', '{"n":1}', '"text | with, bars"', '[1,{"
 /** Every command a model run picks from. */
 export function modelCommands(): fc.Arbitrary<Command>[] {
   return [
-    fc.record({ id, payload, timing: fc.constantFrom('past', 'soon', 'later', 'delay' as const) }).map(({ id: target, payload: text, timing }) =>
-      command(`schedule(${target}, ${timing}, ${text})`, async (model, subject) => {
-        const now = await subject.store.now();
-        const entry = timing === 'delay' ? { delayMs: 3_600_000, payload: text } : { at: now + AT_OFFSETS[timing], payload: text };
-        const result = await subject.store.schedule(ref(model, target), target, entry);
-        if ('at' in entry) same('schedule dueAt', result.dueAt, entry.at);
-        else if (result.dueAt < now + entry.delayMs) throw new Error(`schedule dueAt ${result.dueAt} before now + delay`);
-        same(`schedule(${target}) outcome`, result.outcome, model.scheduled(target, result.dueAt, text));
-      }),
+    fc.record({ id, payload, timing: fc.constantFrom('past', 'soon', 'later', 'delay' as const), ifExists: fc.constantFrom(undefined, 'replace', 'keep', 'earlier', 'later' as const) }).map(
+      ({ id: target, payload: text, timing, ifExists }) =>
+        command(`schedule(${target}, ${timing}, ${text}${ifExists === undefined ? '' : `, ${ifExists}`})`, async (model, subject) => {
+          const now = await subject.store.now();
+          const entry: StoreScheduleEntry = timing === 'delay' ? { delayMs: 3_600_000, payload: text } : { at: now + AT_OFFSETS[timing], payload: text };
+          if (ifExists !== undefined) entry.ifExists = ifExists;
+          const result = await subject.store.schedule(ref(model, target), target, entry);
+          // A delay counts from the store clock at the call: somewhere between `now` and the clock after the answer.
+          const requested = entry.at === undefined ? { min: now + 3_600_000, max: (await subject.store.now()) + 3_600_000 } : { min: entry.at, max: entry.at };
+          same(`schedule(${target})`, result, model.scheduled(target, text, ifExists, requested, result));
+        }),
     ),
     id.map((target) =>
       command(`cancel(${target})`, async (model, subject) => {

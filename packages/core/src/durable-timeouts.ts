@@ -39,6 +39,7 @@ import { serializePayload } from './validation/payload.js';
 import { parseStoredPayload } from './validation/safe-json.js';
 import { assertTimeoutId } from './validation/timeout-id.js';
 import { validateTiming } from './validation/timing.js';
+import { validateIfExists } from './validation/if-exists.js';
 import { describeType } from './validation/describe-type.js';
 
 type Lifecycle = 'created' | 'running' | 'stopping' | 'stopped';
@@ -168,8 +169,10 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /**
-   * Schedules (upserts) the timeout `id` of `topic`: the last call for an id wins for due time and
-   * payload. `delayMs` counts on the store clock (Redis `TIME`), `at` is absolute. Bad input
+   * Schedules (upserts) the timeout `id` of `topic`: by default the last call for an id wins for
+   * due time and payload; `ifExists` (`keep`, `earlier`, `later`) may leave an existing pending or
+   * firing timeout as it is instead (outcome `kept` / `kept_firing`, no `scheduled` event; see
+   * `ScheduleIfExists`). `delayMs` counts on the store clock (Redis `TIME`), `at` is absolute. Bad input
    * throws a typed error and stores nothing; while Redis is unreachable it rejects with
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
@@ -179,13 +182,15 @@ export class DurableTimeouts<TTopics extends string = string> {
     assertTimeoutId(id);
     if (typeof options !== 'object' || options === null) throw new InvalidDelayError(errorMessages.timingMissing());
     const timing = validateTiming(options as { delayMs?: unknown; at?: unknown }, Date.now());
+    const ifExists = validateIfExists((options as { ifExists?: unknown }).ifExists);
     const serialized = 'payload' in options ? serializePayload(options.payload, topic, topicOptions.maxPayloadBytes) : 'null';
     const payload = this.interceptors.length === 0 ? serialized : withCarried(serialized, this.carriedFor(topic, id));
     const entry: StoreScheduleEntry = timing.at === undefined ? { delayMs: timing.delayMs, payload } : { at: timing.at, payload };
+    if (ifExists !== undefined) entry.ifExists = ifExists;
     if (!this.initialised) await this.init();
     await this.layouts.ready(topic, true);
     const { outcome, dueAt } = await this.layouts.onId(topic, id, (ref) => this.timeoutStore.schedule(ref, id, entry));
-    if (this.events.has('scheduled')) this.events.emit('scheduled', { topic, id, dueAt, outcome });
+    if (outcome !== 'kept' && outcome !== 'kept_firing' && this.events.has('scheduled')) this.events.emit('scheduled', { topic, id, dueAt, outcome });
     return { topic, id, dueAt, outcome };
   }
 

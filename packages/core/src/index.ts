@@ -19,6 +19,7 @@ export type {
   HealthSnapshot,
   JsonValue,
   ScheduleOptions,
+  ScheduleIfExists,
   ScheduleOutcome,
   ScheduleResult,
   RetryReason,

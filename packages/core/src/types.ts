@@ -87,26 +87,44 @@ export interface DurableTimeoutsOptions<TTopics extends string = string> {
 /** When a timeout should fire: after `delayMs` (Redis server clock) or at an absolute time. Exactly one. */
 export type ScheduleTiming = { delayMs: number; at?: never } | { at: Date | number; delayMs?: never };
 
+/**
+ * What `schedule` does when a timeout with the id already exists, pending or firing (a dead letter
+ * with the id is always replaced, as if there were none). The new due time is compared with the
+ * due time the id has now (for a firing one: the due time of the delivery that runs):
+ * - `replace` (default): the call wins: new due time and payload (debounce: every call pushes the deadline);
+ * - `keep`: the existing timeout wins, whatever its due time (the first call wins: an idempotent producer retry, a throttle);
+ * - `earlier`: replaced only when the new due time is earlier (the deadline only ever moves earlier);
+ * - `later`: replaced only when the new due time is later (the deadline only ever moves later: an extension).
+ * When the call wins it replaces due time and payload and starts afresh (attempt 0); when it does
+ * not, nothing is changed (`kept` or `kept_firing`, with the due time kept).
+ */
+export type ScheduleIfExists = 'replace' | 'keep' | 'earlier' | 'later';
+
 /** Arguments of `schedule`. */
 export type ScheduleOptions<TPayload = JsonValue> = ScheduleTiming & {
   /** Data handed to the handler; must be JSON-serialisable and within the topic's `maxPayloadBytes`. */
   payload?: TPayload;
+  /** What to do when the id already exists (default `replace`); see `ScheduleIfExists`. */
+  ifExists?: ScheduleIfExists;
 };
 
 /**
  * What `schedule` did:
- * - `created`: there was no timeout with this id;
+ * - `created`: there was no timeout with this id (or only a dead letter, now replaced);
  * - `replaced`: a pending timeout with this id got the new due time and payload;
  * - `replaced_firing`: a timeout with this id was being fired; the new one is pending, the running
- *   handler's fencing token is now stale (its ack changes nothing) and its attempt count is reset.
+ *   handler's fencing token is now stale (its ack changes nothing) and its attempt count is reset;
+ * - `kept`: a pending timeout with this id stays as it was (`ifExists` said so); `dueAt` is its due time;
+ * - `kept_firing`: a timeout with this id is being fired and stays as it is (`ifExists` said so);
+ *   `dueAt` is the due time of the running delivery.
  */
-export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing';
+export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing' | 'kept' | 'kept_firing';
 
 /** Result of `schedule`. */
 export interface ScheduleResult {
   topic: string;
   id: string;
-  /** Due time, ms since the epoch on the Redis server clock. */
+  /** Due time in effect after the call (the kept one for `kept` / `kept_firing`), ms since the epoch on the Redis server clock. */
   dueAt: number;
   outcome: ScheduleOutcome;
 }

@@ -2,6 +2,7 @@
 import type { LeaseExpiryPolicy, SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
 import { LEASE_EXPIRED_ERROR } from '../src/store/stored-error.js';
 import { bucketOf } from '../src/store/slot-of.js';
+import { describeScheduleModesContract } from './schedule-modes.contract.js';
 
 /** What one contract test gets from the store under test. */
 export interface StoreContractContext {
@@ -52,6 +53,7 @@ function idsInBuckets(count: number): { id: string; bucket: number }[] {
  * milliseconds so it runs quickly against a real Redis.
  */
 export function describeTimeoutStoreContract(name: string, makeContext: () => Promise<StoreContractContext>): void {
+  describeScheduleModesContract(name, makeContext);
   describe(`TimeoutStore contract: ${name}`, () => {
     let context: StoreContractContext;
     let store: TimeoutStore;

@@ -1,4 +1,4 @@
-import type { CancelResult, ConnectionOptions, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
+import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
 import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
 import { closeConnection, isCluster, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisReplyError } from './redis-reply.error.js';
@@ -81,7 +81,9 @@ interface PendingSchedule {
 }
 
 const STATES: Record<number, TimeoutState> = { 1: 'pending', 2: 'firing', 3: 'dead' };
-const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created', 1: 'replaced', 2: 'replaced_firing' };
+const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created', 1: 'replaced', 2: 'replaced_firing', 3: 'kept', 4: 'kept_firing' };
+/** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
+const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
 const CANCEL_RESULTS: Record<number, CancelResult> = { 0: 'not_found', 1: 'cancelled', 2: 'firing' };
 
 /**
@@ -228,8 +230,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0];
     entries.forEach(({ id, entry }, i) => {
       const keyIndex = 5 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!);
-      if (entry.at === undefined) args.push(id, keyIndex, 'd', Math.round(entry.delayMs ?? 0), entry.payload);
-      else args.push(id, keyIndex, 'a', Math.round(entry.at), entry.payload);
+      const mode = entry.ifExists === undefined ? '' : IF_EXISTS_CODES[entry.ifExists];
+      if (entry.at === undefined) args.push(id, keyIndex, mode === '' ? 'd' : `d${mode}`, Math.round(entry.delayMs ?? 0), entry.payload);
+      else args.push(id, keyIndex, mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload);
     });
     const reply = await this.interactive('schedule', () => this.run(script, scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);

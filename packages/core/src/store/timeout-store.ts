@@ -1,4 +1,4 @@
-import type { BackoffOptions, CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
+import type { BackoffOptions, CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState } from '../types.js';
 
 /**
  * The storage port of the engine. `RedisTimeoutStore` is the real one; `MemoryTimeoutStore` (with a
@@ -17,7 +17,11 @@ export interface TimeoutStore {
   /** The store clock now. */
   now(): Promise<number>;
 
-  /** Upserts a timeout: the last call wins for due time and payload. See `ScheduleOutcome`. */
+  /**
+   * Upserts a timeout. With `entry.ifExists` omitted or `replace` the last call wins for due time
+   * and payload; `keep`, `earlier` and `later` may leave an existing pending or firing timeout as
+   * it is (`kept`, `kept_firing`, with the due time it keeps). See `ScheduleOutcome`.
+   */
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }>;
 
   /** Removes a pending timeout; `firing` (unchanged) when claimed, `not_found` otherwise. */
@@ -189,6 +193,8 @@ export interface CopiedEntry extends MovedEntry {
 export interface StoreScheduleEntry {
   delayMs?: number;
   at?: number;
+  /** What to do when the id already exists (see `ScheduleIfExists`); omitted: `replace`. */
+  ifExists?: ScheduleIfExists;
   /** JSON text of the payload (`null` when there is none). */
   payload: string;
 }

@@ -1,4 +1,4 @@
-import type { CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
+import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState } from '../types.js';
 import type {
   AckEntry,
   AckResult,
@@ -31,6 +31,14 @@ import { ManualClock } from './manual-clock.js';
 import { MemorySlotLayouts } from './memory-slot-layouts.js';
 import { bucketOf } from '../store/slot-of.js';
 import { testingMessages } from './testing.messages.js';
+
+/** Whether a schedule in mode `ifExists` leaves a pending or firing timeout due at `current` as it is (see `ScheduleIfExists`). */
+function keepsExisting(ifExists: ScheduleIfExists | undefined, dueAt: number, current: number): boolean {
+  if (ifExists === 'keep') return true;
+  if (ifExists === 'earlier') return dueAt >= current;
+  if (ifExists === 'later') return dueAt <= current;
+  return false;
+}
 
 /** Most timeouts one claim takes, as in the Redis store. */
 const MAX_CLAIM = 1_000;
@@ -111,6 +119,9 @@ export class MemoryTimeoutStore implements TimeoutStore {
     const state = this.slotState(slot);
     const before = earliestPending(state);
     const previous = state.entries.get(id);
+    if (previous && previous.state !== 'dead' && keepsExisting(entry.ifExists, dueAt, previous.dueAt)) {
+      return { outcome: previous.state === 'pending' ? 'kept' : 'kept_firing', dueAt: previous.dueAt };
+    }
     let outcome: ScheduleOutcome = 'created';
     if (previous?.state === 'pending') outcome = 'replaced';
     else if (previous?.state === 'firing') outcome = 'replaced_firing';
