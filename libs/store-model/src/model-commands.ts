@@ -99,6 +99,39 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
           same(`schedule(${target})`, result, model.scheduled(target, text, ifExists, requested, result));
         }),
     ),
+    fc
+      .array(fc.record({ id, payload, ifExists: fc.constantFrom(undefined, 'keep', 'earlier', 'later' as const), soon: fc.boolean() }), { minLength: 1, maxLength: 4 })
+      .map((items) =>
+        command(`scheduleMany(${items.map((item) => `${item.id} ${item.soon ? 'soon' : 'later'}${item.ifExists ? ` ${item.ifExists}` : ''}`).join(', ')})`, async (model, subject) => {
+          const now = await subject.store.now();
+          // One store call per slot, as the engine makes them; the items of a slot in the order given.
+          const bySlot = new Map<number, typeof items>();
+          for (const item of items) bySlot.set(model.slotOf(item.id), [...(bySlot.get(model.slotOf(item.id)) ?? []), item]);
+          for (const slotItems of bySlot.values()) {
+            const entries = slotItems.map((item) => {
+              const entry: StoreScheduleEntry = { at: now + (item.soon ? AT_OFFSETS.soon : AT_OFFSETS.later), payload: item.payload };
+              if (item.ifExists !== undefined) entry.ifExists = item.ifExists;
+              return { id: item.id, entry };
+            });
+            const results = await subject.store.scheduleMany(ref(model, slotItems[0]!.id), entries);
+            entries.forEach(({ id: target, entry }, i) => {
+              const result = results[i]!;
+              if (result instanceof Error) throw result;
+              same(`scheduleMany item ${i} (${target})`, result, model.scheduled(target, entry.payload, entry.ifExists, { min: entry.at!, max: entry.at! }, result));
+            });
+          }
+        }),
+      ),
+    fc.array(id, { minLength: 1, maxLength: 4 }).map((targets) =>
+      command(`cancelMany(${targets.join(', ')})`, async (model, subject) => {
+        const bySlot = new Map<number, string[]>();
+        for (const target of targets) bySlot.set(model.slotOf(target), [...(bySlot.get(model.slotOf(target)) ?? []), target]);
+        for (const slotIds of bySlot.values()) {
+          const results = await subject.store.cancelMany(ref(model, slotIds[0]!), slotIds);
+          same(`cancelMany(${slotIds.join(', ')})`, results, slotIds.map((target) => model.cancel(target)));
+        }
+      }),
+    ),
     id.map((target) =>
       command(`cancel(${target})`, async (model, subject) => {
         same(`cancel(${target})`, await subject.store.cancel(ref(model, target), target), model.cancel(target));

@@ -88,3 +88,60 @@ describe.each(setups)('deadline modes on %s', (_name, connection) => {
     expect(await timeouts.get('payment', 'bad')).toBeNull();
   });
 });
+
+describe.each(setups)('bulk calls on %s', (_name, connection) => {
+  const open = () => rig.open({ connection: connection(), prefix: uniquePrefix(), topics: { payment: { slots: 16 } } });
+
+  it('scheduleMany: bad items refused with their typed error, every other one stored across the slots and fired once', async () => {
+    const timeouts = open();
+    const fired = new Map<string, unknown>();
+    timeouts.handle('payment', (event) => void fired.set(event.id, event.payload));
+    const items = Array.from({ length: 300 }, (_, i) => ({ id: `order:{${i}}`, delayMs: 200, payload: { n: i } }));
+    const results = await timeouts.scheduleMany('payment', [
+      ...items.slice(0, 100),
+      { id: '', delayMs: 10 },
+      { id: 'negative', delayMs: -1 },
+      { id: 'date', delayMs: 10, payload: { at: new Date() } as never },
+      { id: 'mode', delayMs: 10, ifExists: 'sometimes' as never },
+      ...items.slice(100),
+    ]);
+    expect(results).toHaveLength(304);
+    expect(results.slice(100, 104).map((result) => (result.ok ? 'ok' : result.error.name))).toEqual([
+      'InvalidTimeoutIdError',
+      'InvalidDelayError',
+      'InvalidPayloadError',
+      'InvalidOptionsError',
+    ]);
+    const stored = results.filter((result) => result.ok);
+    expect(stored.map((result) => result.id)).toEqual(items.map((item) => item.id));
+    expect(stored.every((result) => result.ok && result.outcome === 'created')).toBe(true);
+    for (const id of ['negative', 'date', 'mode']) expect(await timeouts.get('payment', id)).toBeNull();
+    expect((await timeouts.stats('payment')).pending).toBe(300);
+    await timeouts.start();
+    await waitUntil(() => fired.size === 300, 10_000, 'every delivery');
+    expect(fired.get('order:{299}')).toEqual({ n: 299 });
+  });
+
+  it('cancelMany: one result per id in order, the cancelled ones never fire', async () => {
+    const timeouts = open();
+    const ids = Array.from({ length: 50 }, (_, i) => `ride-${i}`);
+    await timeouts.scheduleMany('payment', ids.map((id) => ({ id, delayMs: 60_000 })));
+    const results = await timeouts.cancelMany('payment', [...ids.slice(0, 40), 'unknown', '']);
+    expect(results.map((result) => (result.ok ? result.result : result.error.name))).toEqual([
+      ...ids.slice(0, 40).map(() => 'cancelled'),
+      'not_found',
+      'InvalidTimeoutIdError',
+    ]);
+    expect((await timeouts.stats('payment')).pending).toBe(10);
+    expect(await timeouts.get('payment', 'ride-45')).toMatchObject({ state: 'pending' });
+  });
+
+  it('refuses a call that is not an array or is over 10,000 items before anything is sent', async () => {
+    const timeouts = open();
+    await expect(timeouts.scheduleMany('payment', 'nope' as never)).rejects.toThrow(InvalidOptionsError);
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ id: `x${i}`, delayMs: 10 }));
+    await expect(timeouts.scheduleMany('payment', many)).rejects.toThrow(/10001 items, the limit is 10000/);
+    await expect(timeouts.cancelMany('payment', many.map(({ id }) => id))).rejects.toThrow(InvalidOptionsError);
+    expect((await timeouts.stats('payment')).pending).toBe(0);
+  });
+});

@@ -129,6 +129,22 @@ export interface ScheduleResult {
   outcome: ScheduleOutcome;
 }
 
+/** One timeout of `scheduleMany`: its id and the options `schedule` takes. */
+export type ScheduleManyItem<TPayload = JsonValue> = ScheduleOptions<TPayload> & {
+  /** The timeout's id, as for `schedule`. */
+  id: string;
+};
+
+/**
+ * What `scheduleMany` did with one item: scheduled (`ok: true`, with what `schedule` returns), or
+ * not (`ok: false`): the item was refused by validation (nothing of it stored), or the call of its
+ * slot failed (`RedisUnavailableError`: it may or may not be stored, as for `schedule`).
+ */
+export type ScheduleManyResult = ({ ok: true } & ScheduleResult) | { ok: false; topic: string; id: string; error: Error };
+
+/** What `cancelMany` did with one id: the `cancel` result (`ok: true`), or the error that refused the id or failed its slot's call. */
+export type CancelManyResult = { ok: true; topic: string; id: string; result: CancelResult } | { ok: false; topic: string; id: string; error: Error };
+
 /**
  * Result of `cancel`: `cancelled` (it was pending and will never fire), `firing` (a worker holds it
  * now; nothing was changed, its handler runs to the end), `not_found` (no such timeout).

@@ -31,6 +31,8 @@ const SCRIPTS = {
   schedule: { file: 'schedule-3', fixedKeys: 4, tail: 'buckets' },
   scheduleFew: { file: 'schedule-3', fixedKeys: 4, tail: 'few' },
   cancel: { file: 'cancel-3', fixedKeys: 4, tail: 'none' },
+  cancelMany: { file: 'cancel-many-3', fixedKeys: 3, tail: 'buckets' },
+  cancelManyFew: { file: 'cancel-many-3', fixedKeys: 3, tail: 'few' },
   get: { file: 'get-4', fixedKeys: 5, tail: 'none' },
   claim: { file: 'claim-3', fixedKeys: 5, tail: 'buckets' },
   claimFew: { file: 'claim-3', fixedKeys: 5, tail: 'few' },

@@ -65,6 +65,12 @@ export const errorMessages = {
   invalidSlotCount: (topic: string, slots: unknown) =>
     `Invalid slot count ${String(slots)} for topic "${topic}": use a power of two from 1 to 1024.`,
 
+  bulkNotArray: (operation: string, type: string) => `${operation}() needs an array of items, got ${type}.`,
+  bulkTooMany: (operation: string, count: number, max: number) =>
+    `${operation}() got ${count} items, the limit is ${max} a call: split them into several calls.`,
+  bulkItemNotObject: (operation: string, index: number) =>
+    `${operation}() item ${index} is not an object: pass { id, delayMs | at, payload?, ifExists? }.`,
+
   optionsNotObject: () => 'new DurableTimeouts(options) needs an options object with at least `topics`.',
   noTopics: () => 'Option `topics` must be an object with at least one topic, e.g. { topics: { payment: {} } }.',
   invalidOption: (name: string, value: unknown, expected: string) => `Invalid option ${name} = ${show(value)}: ${expected}.`,

@@ -35,6 +35,8 @@ import type {
   StoredTimeout,
   StoreFailure,
   StoreScheduleEntry,
+  StoreScheduleItem,
+  StoreScheduleOutcome,
   StoreTopic,
   TimeoutStore,
 } from './timeout-store.js';
@@ -76,6 +78,8 @@ type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
 interface PendingSchedule {
   id: string;
   entry: StoreScheduleEntry;
+  /** Set on the items of one `scheduleMany` call: they travel in one script call, never split. */
+  unit?: object;
   resolve: (result: { outcome: ScheduleOutcome; dueAt: number }) => void;
   reject: (error: unknown) => void;
 }
@@ -189,6 +193,49 @@ export class RedisTimeoutStore implements TimeoutStore {
     });
   }
 
+  /**
+   * Schedules the items in one script call (however many: a call is never split), queued with the
+   * slot's other schedules of this tick so that calls on one id keep their order.
+   */
+  async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
+    if (items.length === 0) return [];
+    this.assertOpen();
+    const unit = {};
+    const batchKey = scheduleBatchKey(slot);
+    let batch = this.scheduleBatches.get(batchKey);
+    if (!batch) {
+      batch = { slot, entries: [] };
+      this.scheduleBatches.set(batchKey, batch);
+      if (this.scheduleBatches.size === 1) process.nextTick(() => this.flushSchedules());
+    }
+    const queued = batch;
+    const settled = await Promise.allSettled(
+      items.map(({ id, entry }) => new Promise<StoreScheduleOutcome>((resolve, reject) => queued.entries.push({ id, entry, unit, resolve, reject }))),
+    );
+    return settled.map((result) => {
+      if (result.status === 'fulfilled') return result.value;
+      // A refusal of one item by a slot migration is that item's result; anything else failed the whole call.
+      if (result.reason instanceof SlotMovedError || result.reason instanceof SlotLockedError) return result.reason;
+      throw result.reason;
+    });
+  }
+
+  /** Cancels the ids in one script call (however many), after the slot's schedules of this tick. */
+  async cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]> {
+    if (ids.length === 0) return [];
+    this.flushSlot(slot);
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const buckets = ids.map((id) => bucketOf(id));
+    const distinct = [...new Set(buckets)];
+    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
+    const scriptKeys = [keys.due, keys.lease, keys.layout, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    const args: ScriptArg[] = [slot.slots ?? 0];
+    ids.forEach((id, i) => args.push(id, 4 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!)));
+    const reply = await this.interactive('cancelMany', () => this.run(chosen ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
+    if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
+    return reply.map((code: unknown) => (typeof code === 'string' ? routingError(new Error(code)) : undefined) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
+  }
+
   private flushSchedules(): void {
     const batches = [...this.scheduleBatches.values()];
     this.scheduleBatches.clear();
@@ -209,12 +256,21 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   private sendScheduleBatch(batch: { slot: SlotRef; entries: PendingSchedule[] }): void {
-    for (let start = 0; start < batch.entries.length; start += SCHEDULE_BATCH) {
-      const entries = batch.entries.slice(start, start + SCHEDULE_BATCH);
+    const send = (entries: PendingSchedule[]) =>
       this.runScheduleBatch(batch.slot, entries).catch((error: unknown) => {
         for (const pending of entries) pending.reject(error);
       });
+    // Chunks of `SCHEDULE_BATCH`, except that the items of one `scheduleMany` call stay together.
+    let chunk: PendingSchedule[] = [];
+    for (const pending of batch.entries) {
+      const sameUnit = pending.unit !== undefined && chunk.at(-1)?.unit === pending.unit;
+      if (chunk.length >= SCHEDULE_BATCH && !sameUnit) {
+        void send(chunk);
+        chunk = [];
+      }
+      chunk.push(pending);
     }
+    if (chunk.length > 0) void send(chunk);
   }
 
   private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {

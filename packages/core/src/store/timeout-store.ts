@@ -24,8 +24,23 @@ export interface TimeoutStore {
    */
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }>;
 
+  /**
+   * Schedules many timeouts of one slot in one atomic step, each as `schedule` would, in order (an
+   * id given twice: the later item sees the earlier one). In Redis it is one script call, sent in
+   * order with the slot's other schedules of the tick. One result per item: its outcome, or the
+   * `SlotMovedError` / `SlotLockedError` that refused that item alone (a slot migration: route it
+   * again). Rejects, with nothing of the slot stored, when the store cannot be reached.
+   */
+  scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]>;
+
   /** Removes a pending timeout; `firing` (unchanged) when claimed, `not_found` otherwise. */
   cancel(slot: SlotRef, id: string): Promise<CancelResult>;
+
+  /**
+   * Cancels many timeouts of one slot in one atomic step, each as `cancel` would. One result per
+   * id, in order, or the `SlotMovedError` / `SlotLockedError` that refused that id alone.
+   */
+  cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]>;
 
   /** Reads one timeout in any state, or null. */
   get(slot: SlotRef, id: string): Promise<StoredTimeout | null>;
@@ -197,6 +212,18 @@ export interface StoreScheduleEntry {
   ifExists?: ScheduleIfExists;
   /** JSON text of the payload (`null` when there is none). */
   payload: string;
+}
+
+/** One timeout of a `scheduleMany` call. */
+export interface StoreScheduleItem {
+  id: string;
+  entry: StoreScheduleEntry;
+}
+
+/** What the store did with one scheduled timeout. */
+export interface StoreScheduleOutcome {
+  outcome: ScheduleOutcome;
+  dueAt: number;
 }
 
 /** A stored timeout as read back. */
