@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { migrateSlots } from '@durable-timeout/core';
-import type { AckResult, FailOutcome, ReleaseResult, SlotRef, StoreScheduleEntry, TimeoutStore } from '@durable-timeout/core';
+import type { AckResult, FailOutcome, ReleaseResult, RenewResult, SlotRef, StoreScheduleEntry, TimeoutStore } from '@durable-timeout/core';
 import { MODEL_EXPIRY, StoreModel } from './reference-model.js';
 
 /** The store under test and what a run may do to it. */
@@ -150,6 +150,19 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         const token = tokenOf(model, target, pick);
         const result = await followForwards<AckResult>(model, target, (slot) => subject.store.ack(slot, target, token), (r) => (typeof r === 'object' ? r.forwardedTo : undefined));
         same(`ack(${target})`, result, model.ack(target, token));
+      }),
+    ),
+    fc.record({ id, pick: fc.nat(3), lease: fc.constantFrom(...LEASES) }).map(({ id: target, pick, lease }) =>
+      command(`renewLeases(${target}, token ${['current', 'older', 'newer', 'zero'][pick]}, lease ${lease})`, async (model, subject) => {
+        const token = tokenOf(model, target, pick);
+        const before = await subject.store.now();
+        const result = await followForwards<RenewResult>(
+          model,
+          target,
+          async (slot) => (await subject.store.renewLeases(slot, [{ id: target, fencingToken: token, leaseMs: lease }]))[0]!,
+          (r) => (typeof r === 'object' && 'forwardedTo' in r ? r.forwardedTo : undefined),
+        );
+        same(`renewLeases(${target})`, result, model.renew(target, token, lease, before, result));
       }),
     ),
     fc.record({ id, pick: fc.nat(3), delay: fc.constantFrom(0, 3_600_000), maxAttempts: fc.integer({ min: 1, max: 3 }) }).map(({ id: target, pick, delay, maxAttempts }) =>

@@ -1,5 +1,5 @@
 import { LEASE_EXPIRED_ERROR, slotOf } from '@durable-timeout/core';
-import type { CancelResult, ClaimResult, FailOutcome, ScheduleIfExists, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
+import type { CancelResult, ClaimResult, FailOutcome, RenewResult, ScheduleIfExists, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
 
 /** One timeout as the reference model knows it. */
 export interface ModelEntry {
@@ -155,6 +155,20 @@ export class StoreModel {
   holds(id: string, token: number): boolean {
     const entry = this.entries.get(id);
     return entry?.state === 'firing' && token > 0 && entry.token === token;
+  }
+
+  /**
+   * Applies a lease renewal the store answered with `answer`; returns what it should have answered.
+   * The new expiry comes from the store clock: it must be at least `minNow + leaseMs` (the clock
+   * before the call) and never below the lease it had.
+   */
+  renew(id: string, token: number, leaseMs: number, minNow: number, answer: RenewResult): RenewResult {
+    if (!this.holds(id, token)) return 'stale';
+    const entry = this.entries.get(id)!;
+    const reported = typeof answer === 'object' && 'leaseExpiresAt' in answer ? answer.leaseExpiresAt : Number.NaN;
+    const expected = reported >= Math.max(entry.leaseExpiresAt, minNow + leaseMs) ? reported : Number.NaN;
+    entry.leaseExpiresAt = expected;
+    return { leaseExpiresAt: expected };
   }
 
   ack(id: string, token: number): 'acked' | 'stale' {

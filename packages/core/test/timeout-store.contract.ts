@@ -4,6 +4,7 @@ import { LEASE_EXPIRED_ERROR } from '../src/store/stored-error.js';
 import { bucketOf } from '../src/store/slot-of.js';
 import { describeScheduleModesContract } from './schedule-modes.contract.js';
 import { describeBulkCallsContract } from './bulk-calls.contract.js';
+import { describeLeaseRenewalContract } from './lease-renewal.contract.js';
 
 /** What one contract test gets from the store under test. */
 export interface StoreContractContext {
@@ -56,6 +57,7 @@ function idsInBuckets(count: number): { id: string; bucket: number }[] {
 export function describeTimeoutStoreContract(name: string, makeContext: () => Promise<StoreContractContext>): void {
   describeScheduleModesContract(name, makeContext);
   describeBulkCallsContract(name, makeContext);
+  describeLeaseRenewalContract(name, makeContext);
   describe(`TimeoutStore contract: ${name}`, () => {
     let context: StoreContractContext;
     let store: TimeoutStore;

@@ -40,6 +40,8 @@ const SCRIPTS = {
   ackMany: { file: 'ack-many-1', fixedKeys: 2, tail: 'buckets' },
   ackManyFew: { file: 'ack-many-1', fixedKeys: 2, tail: 'few' },
   fail: { file: 'fail-4', fixedKeys: 5, tail: 'none' },
+  renewLeases: { file: 'renew-leases-2', fixedKeys: 2, tail: 'buckets' },
+  renewLeasesFew: { file: 'renew-leases-2', fixedKeys: 2, tail: 'few' },
   release: { file: 'release-2', fixedKeys: 3, tail: 'buckets' },
   stats: { file: 'stats-3', fixedKeys: 3, tail: 'none' },
   deadList: { file: 'dead-list-1', fixedKeys: 1, tail: 'buckets' },

@@ -38,6 +38,8 @@ import type {
   StoreScheduleItem,
   StoreScheduleOutcome,
   StoreTopic,
+  LeaseRenewal,
+  RenewResult,
   TimeoutStore,
 } from './timeout-store.js';
 
@@ -377,6 +379,27 @@ export class RedisTimeoutStore implements TimeoutStore {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const reply = await this.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
     return ackResult(reply, 'ack');
+  }
+
+  /** Passes only the buckets of the renewed ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
+  async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    if (entries.length === 0) return [];
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const buckets = entries.map(({ id }) => bucketOf(id));
+    const distinct = [...new Set(buckets)];
+    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
+    const scriptKeys = [keys.lease, keys.fwd, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    const args: ScriptArg[] = [];
+    entries.forEach(({ id, fencingToken, leaseMs }, i) => args.push(id, fencingToken, Math.max(1, Math.round(leaseMs)), 3 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!)));
+    const reply = await this.run(chosen ? 'renewLeasesFew' : 'renewLeases', scriptKeys, args);
+    if (!Array.isArray(reply) || reply.length !== entries.length) throw unexpected('renewLeases', reply);
+    return reply.map((code: unknown): RenewResult => {
+      if (code === 0) return 'stale';
+      if (typeof code === 'number' && code > 0) return { leaseExpiresAt: code };
+      const forward = typeof code === 'string' ? /^fwd:(\d+)$/.exec(code) : null;
+      if (!forward) throw unexpected('renewLeases', code);
+      return { forwardedTo: Number(forward[1]) };
+    });
   }
 
   /** Passes only the buckets of the acked ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */

@@ -64,6 +64,15 @@ export interface TimeoutStore {
   ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]>;
 
   /**
+   * Renews the leases of running deliveries of one slot (handlers that run long): each whose
+   * fencing token is still its id's current lease gets the lease raised to at least store now +
+   * its `leaseMs` (never lowered). One result per entry, in order: the lease expiry now, `stale`
+   * (a newer delivery or schedule owns the id, or it is gone), or `{ forwardedTo }` (a slot
+   * migration moved the delivery: renew it there).
+   */
+  renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]>;
+
+  /**
    * A handler failed. When the token is current: retry after `retryDelayMs` (from the store clock),
    * or, when the attempt count has reached `maxAttempts`, move to the dead letters with `error`.
    */
@@ -305,6 +314,14 @@ export interface AckEntry {
   id: string;
   fencingToken: number;
 }
+
+/** One lease to renew: the delivery (`id`, `fencingToken`) and how long from now it should last at least. */
+export interface LeaseRenewal extends AckEntry {
+  leaseMs: number;
+}
+
+/** What a renewal did: the lease expiry now (store clock), `stale`, or the slot a migration moved the delivery to. */
+export type RenewResult = { leaseExpiresAt: number } | 'stale' | { forwardedTo: number };
 
 /** A handler failure to record. */
 export interface StoreFailure {

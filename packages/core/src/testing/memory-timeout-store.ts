@@ -23,6 +23,8 @@ import type {
   StoreScheduleItem,
   StoreScheduleOutcome,
   StoreTopic,
+  LeaseRenewal,
+  RenewResult,
   TimeoutStore,
 } from '../store/timeout-store.js';
 import { StoreClosedError } from '../store/store-closed.error.js';
@@ -262,6 +264,21 @@ export class MemoryTimeoutStore implements TimeoutStore {
   async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
     this.assertOpen();
     return entries.map(({ id, fencingToken }) => this.ackOne(slot, id, fencingToken));
+  }
+
+  async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    const now = this.clock.now();
+    return entries.map(({ id, fencingToken, leaseMs }): RenewResult => {
+      if (!holds(state, id, fencingToken)) {
+        const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
+        return forwardedTo === undefined ? 'stale' : { forwardedTo };
+      }
+      const entry = state.entries.get(id)!;
+      entry.leaseExpiresAt = Math.max(entry.leaseExpiresAt, now + Math.max(1, Math.round(leaseMs)));
+      return { leaseExpiresAt: entry.leaseExpiresAt };
+    });
   }
 
   private ackOne(slot: SlotRef, id: string, fencingToken: number): AckResult {
