@@ -145,3 +145,83 @@ describe.each(setups)('bulk calls on %s', (_name, connection) => {
     expect((await timeouts.stats('payment')).pending).toBe(0);
   });
 });
+
+describe.each(setups)('lease renewal on %s', (_name, connection) => {
+  const LEASE_MS = 300;
+  const optionsFor = (prefix: string, maxRunMs?: number) => ({
+    connection: connection(),
+    prefix,
+    sweepIntervalMs: 1_000,
+    topics: { payment: { slots: 4, leaseMs: LEASE_MS, backoff: { baseMs: 10, capMs: 10 }, ...(maxRunMs === undefined ? {} : { maxRunMs }) } },
+  });
+
+  it('a handler running 5 x leaseMs keeps its timeout: no other instance runs it, its ack is accepted', async () => {
+    const prefix = uniquePrefix();
+    const [first, second] = [rig.open(optionsFor(prefix)), rig.open(optionsFor(prefix))];
+    const starts: number[] = [];
+    const outcomes: string[] = [];
+    for (const timeouts of [first!, second!]) {
+      timeouts.handle('payment', async (event) => {
+        starts.push(event.attempt);
+        await new Promise((resolve) => setTimeout(resolve, 5 * LEASE_MS));
+        if (event.signal.aborted) throw new Error('the signal was aborted');
+      });
+      timeouts.on('fired', () => void outcomes.push('fired'));
+      timeouts.on('retried', ({ reason }) => void outcomes.push(`retried ${reason}`));
+      timeouts.on('stale', () => void outcomes.push('stale'));
+      await timeouts.start();
+    }
+    await first!.schedule('payment', 'long', { delayMs: 0 });
+    await waitUntil(() => outcomes.length > 0, 10_000, 'the end of the delivery');
+    // Leave the other instance time to claim an expired lease, if the renewal had failed.
+    await new Promise((resolve) => setTimeout(resolve, 2 * LEASE_MS));
+    expect(outcomes).toEqual(['fired']);
+    expect(starts).toEqual([1]);
+    expect(await first!.get('payment', 'long')).toBeNull();
+  });
+
+  it('extendLease(ms) makes the lease last at least ms from now; a renewal refused as stale aborts the signal with LeaseLostError', async () => {
+    const timeouts = rig.open(optionsFor(uniquePrefix()));
+    let extendedTo = 0;
+    let reason: unknown;
+    timeouts.handle('payment', async (event) => {
+      if (event.payload === 'extend') {
+        extendedTo = await event.extendLease(60_000);
+        return;
+      }
+      await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
+      reason = event.signal.reason;
+    });
+    await timeouts.start();
+    const { dueAt } = await timeouts.schedule('payment', 'ext', { delayMs: 0, payload: 'extend' });
+    await waitUntil(() => extendedTo > 0, 5_000, 'the extension');
+    expect(extendedTo).toBeGreaterThanOrEqual(dueAt + 60_000);
+
+    await timeouts.schedule('payment', 'replaced', { delayMs: 0, payload: 'wait' });
+    await waitUntil(async () => (await timeouts.get('payment', 'replaced'))?.state === 'firing', 5_000, 'the handler to start');
+    expect((await timeouts.schedule('payment', 'replaced', { delayMs: 60_000, payload: 'new' })).outcome).toBe('replaced_firing');
+    await waitUntil(() => reason !== undefined, 5_000, 'the abort');
+    expect(reason).toMatchObject({ name: 'LeaseLostError', message: expect.stringMatching(/newer delivery or schedule owns/) });
+    expect(await timeouts.get('payment', 'replaced')).toMatchObject({ state: 'pending', payload: 'new' });
+  });
+
+  it('past maxRunMs the delivery counts as failed: signal aborted with HandlerTimeoutError, retried, and the next attempt acks', async () => {
+    const timeouts = rig.open(optionsFor(uniquePrefix(), 600));
+    const reasons: unknown[] = [];
+    const retried: string[] = [];
+    let fired = 0;
+    timeouts.on('retried', ({ attempt, reason, error }) => void retried.push(`${attempt} ${reason} ${error.name}`));
+    timeouts.on('fired', () => void (fired += 1));
+    timeouts.handle('payment', async (event) => {
+      if (event.attempt > 1) return;
+      await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
+      reasons.push(event.signal.reason);
+    });
+    await timeouts.start();
+    await timeouts.schedule('payment', 'hang', { delayMs: 0 });
+    await waitUntil(() => fired === 1, 10_000, 'the second attempt');
+    expect(reasons).toEqual([expect.objectContaining({ name: 'HandlerTimeoutError' })]);
+    expect(retried).toEqual(['1 handler HandlerTimeoutError']);
+    expect(await timeouts.get('payment', 'hang')).toBeNull();
+  });
+});

@@ -45,6 +45,13 @@ export interface TopicOptions {
   concurrency?: number;
   /** Largest payload accepted by `schedule`, in bytes of its JSON text. Default 65,536 (64 KiB). */
   maxPayloadBytes?: number;
+  /**
+   * Longest a handler may run (its lease is renewed meanwhile). Past it the delivery counts as
+   * failed: `event.signal` is aborted with `HandlerTimeoutError`, the attempt is retried with
+   * backoff (or dead-lettered on the last), and whatever the handler does next is ignored.
+   * Checked every `leaseMs / 6`. Default 10 x `leaseMs` (300,000 ms with the default lease).
+   */
+  maxRunMs?: number;
 }
 
 /** A topic's settings after defaults are applied and validated. */
@@ -188,8 +195,21 @@ export interface TimeoutEvent<TPayload = JsonValue> {
    * and refuse a write carrying a smaller token to make a handler safe against a stale worker.
    */
   fencingToken: number;
-  /** Aborted when this instance gives up the timeout (shutdown past `drainMs`). */
+  /**
+   * Aborted when this instance gives the timeout up: shutdown past `drainMs` (`TimeoutsStoppedError`),
+   * a lease renewal refused because a newer delivery or schedule owns the timeout, or a lease that
+   * could not be renewed before it ended (`LeaseLostError`), the topic's `maxRunMs` passed
+   * (`HandlerTimeoutError`). The reason is `signal.reason`.
+   */
   signal: AbortSignal;
+  /**
+   * Makes the lease last at least `ms` from now (on the Redis clock; never shortens it), for a
+   * handler about to do something long that may keep the event loop from renewing the lease on
+   * its own (renewal is automatic while the handler runs). Resolves with the new lease expiry (ms
+   * since the epoch, Redis clock); rejects with `LeaseLostError` (and aborts `signal`) when a newer
+   * delivery owns the timeout, with `InvalidOptionsError` for an `ms` outside 1 to 86,400,000.
+   */
+  extendLease(ms: number): Promise<number>;
 }
 
 /** A timeout handler. Returning (or resolving) acknowledges; throwing (or rejecting) retries. */
