@@ -296,8 +296,8 @@ export interface DurableTimeoutsEvents {
   fired: { topic: string; id: string; attempt: number; dueAt: number; latenessMs: number; durationMs: number };
   /**
    * An attempt failed and the timeout will run again at `retryAt`: its handler threw (`handler`),
-   * or its lease expired before an ack (`lease_expired`: the worker died, or the handler ran longer
-   * than `leaseMs`). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
+   * or its lease expired before an ack (`lease_expired`: the worker died, froze or lost Redis for
+   * longer than `leaseMs`; a running handler's lease is renewed). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
    */
   retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error; reason: RetryReason; latenessMs?: number; durationMs?: number };
   /**
