@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { migrateSlots } from '@durable-timeout/core';
-import type { AckResult, FailOutcome, ReleaseResult, SlotRef, TimeoutStore } from '@durable-timeout/core';
+import type { AckResult, FailOutcome, ReleaseResult, RenewResult, SlotRef, StoreScheduleEntry, TimeoutStore } from '@durable-timeout/core';
 import { MODEL_EXPIRY, StoreModel } from './reference-model.js';
 
 /** The store under test and what a run may do to it. */
@@ -87,14 +87,49 @@ const payload = fc.constantFrom('null', '{"n":1}', '"text | with, bars"', '[1,{"
 /** Every command a model run picks from. */
 export function modelCommands(): fc.Arbitrary<Command>[] {
   return [
-    fc.record({ id, payload, timing: fc.constantFrom('past', 'soon', 'later', 'delay' as const) }).map(({ id: target, payload: text, timing }) =>
-      command(`schedule(${target}, ${timing}, ${text})`, async (model, subject) => {
-        const now = await subject.store.now();
-        const entry = timing === 'delay' ? { delayMs: 3_600_000, payload: text } : { at: now + AT_OFFSETS[timing], payload: text };
-        const result = await subject.store.schedule(ref(model, target), target, entry);
-        if ('at' in entry) same('schedule dueAt', result.dueAt, entry.at);
-        else if (result.dueAt < now + entry.delayMs) throw new Error(`schedule dueAt ${result.dueAt} before now + delay`);
-        same(`schedule(${target}) outcome`, result.outcome, model.scheduled(target, result.dueAt, text));
+    fc.record({ id, payload, timing: fc.constantFrom('past', 'soon', 'later', 'delay' as const), ifExists: fc.constantFrom(undefined, 'replace', 'keep', 'earlier', 'later' as const) }).map(
+      ({ id: target, payload: text, timing, ifExists }) =>
+        command(`schedule(${target}, ${timing}, ${text}${ifExists === undefined ? '' : `, ${ifExists}`})`, async (model, subject) => {
+          const now = await subject.store.now();
+          const entry: StoreScheduleEntry = timing === 'delay' ? { delayMs: 3_600_000, payload: text } : { at: now + AT_OFFSETS[timing], payload: text };
+          if (ifExists !== undefined) entry.ifExists = ifExists;
+          const result = await subject.store.schedule(ref(model, target), target, entry);
+          // A delay counts from the store clock at the call: somewhere between `now` and the clock after the answer.
+          const requested = entry.at === undefined ? { min: now + 3_600_000, max: (await subject.store.now()) + 3_600_000 } : { min: entry.at, max: entry.at };
+          same(`schedule(${target})`, result, model.scheduled(target, text, ifExists, requested, result));
+        }),
+    ),
+    fc
+      .array(fc.record({ id, payload, ifExists: fc.constantFrom(undefined, 'keep', 'earlier', 'later' as const), soon: fc.boolean() }), { minLength: 1, maxLength: 4 })
+      .map((items) =>
+        command(`scheduleMany(${items.map((item) => `${item.id} ${item.soon ? 'soon' : 'later'}${item.ifExists ? ` ${item.ifExists}` : ''}`).join(', ')})`, async (model, subject) => {
+          const now = await subject.store.now();
+          // One store call per slot, as the engine makes them; the items of a slot in the order given.
+          const bySlot = new Map<number, typeof items>();
+          for (const item of items) bySlot.set(model.slotOf(item.id), [...(bySlot.get(model.slotOf(item.id)) ?? []), item]);
+          for (const slotItems of bySlot.values()) {
+            const entries = slotItems.map((item) => {
+              const entry: StoreScheduleEntry = { at: now + (item.soon ? AT_OFFSETS.soon : AT_OFFSETS.later), payload: item.payload };
+              if (item.ifExists !== undefined) entry.ifExists = item.ifExists;
+              return { id: item.id, entry };
+            });
+            const results = await subject.store.scheduleMany(ref(model, slotItems[0]!.id), entries);
+            entries.forEach(({ id: target, entry }, i) => {
+              const result = results[i]!;
+              if (result instanceof Error) throw result;
+              same(`scheduleMany item ${i} (${target})`, result, model.scheduled(target, entry.payload, entry.ifExists, { min: entry.at!, max: entry.at! }, result));
+            });
+          }
+        }),
+      ),
+    fc.array(id, { minLength: 1, maxLength: 4 }).map((targets) =>
+      command(`cancelMany(${targets.join(', ')})`, async (model, subject) => {
+        const bySlot = new Map<number, string[]>();
+        for (const target of targets) bySlot.set(model.slotOf(target), [...(bySlot.get(model.slotOf(target)) ?? []), target]);
+        for (const slotIds of bySlot.values()) {
+          const results = await subject.store.cancelMany(ref(model, slotIds[0]!), slotIds);
+          same(`cancelMany(${slotIds.join(', ')})`, results, slotIds.map((target) => model.cancel(target)));
+        }
       }),
     ),
     id.map((target) =>
@@ -115,6 +150,19 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         const token = tokenOf(model, target, pick);
         const result = await followForwards<AckResult>(model, target, (slot) => subject.store.ack(slot, target, token), (r) => (typeof r === 'object' ? r.forwardedTo : undefined));
         same(`ack(${target})`, result, model.ack(target, token));
+      }),
+    ),
+    fc.record({ id, pick: fc.nat(3), lease: fc.constantFrom(...LEASES) }).map(({ id: target, pick, lease }) =>
+      command(`renewLeases(${target}, token ${['current', 'older', 'newer', 'zero'][pick]}, lease ${lease})`, async (model, subject) => {
+        const token = tokenOf(model, target, pick);
+        const before = await subject.store.now();
+        const result = await followForwards<RenewResult>(
+          model,
+          target,
+          async (slot) => (await subject.store.renewLeases(slot, [{ id: target, fencingToken: token, leaseMs: lease }]))[0]!,
+          (r) => (typeof r === 'object' && 'forwardedTo' in r ? r.forwardedTo : undefined),
+        );
+        same(`renewLeases(${target})`, result, model.renew(target, token, lease, before, result));
       }),
     ),
     fc.record({ id, pick: fc.nat(3), delay: fc.constantFrom(0, 3_600_000), maxAttempts: fc.integer({ min: 1, max: 3 }) }).map(({ id: target, pick, delay, maxAttempts }) =>

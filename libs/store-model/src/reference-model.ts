@@ -1,5 +1,5 @@
 import { LEASE_EXPIRED_ERROR, slotOf } from '@durable-timeout/core';
-import type { CancelResult, ClaimResult, FailOutcome, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
+import type { CancelResult, ClaimResult, FailOutcome, RenewResult, ScheduleIfExists, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
 
 /** One timeout as the reference model knows it. */
 export interface ModelEntry {
@@ -42,11 +42,31 @@ export class StoreModel {
     return this.slots === 1 ? 0 : slotOf(id, this.slots);
   }
 
-  scheduled(id: string, dueAt: number, payload: string): ScheduleOutcome {
+  /**
+   * Applies a schedule the store answered with `answer`, and returns what it should have answered.
+   * The requested due time is known to lie in `requested` (a delay counts from the store clock,
+   * which the caller knows only within the call's round trip); when the mode's decision depends on
+   * where in that range it fell, the store's answer decides, and is checked for consistency.
+   */
+  scheduled(
+    id: string,
+    payload: string,
+    ifExists: ScheduleIfExists | undefined,
+    requested: { min: number; max: number },
+    answer: { outcome: ScheduleOutcome; dueAt: number },
+  ): { outcome: ScheduleOutcome; dueAt: number } {
     const previous = this.entries.get(id);
+    if (previous && previous.state !== 'dead') {
+      const keepsAtMin = keepsExisting(ifExists, requested.min, previous.dueAt);
+      const keepsAtMax = keepsExisting(ifExists, requested.max, previous.dueAt);
+      const storeKept = answer.outcome === 'kept' || answer.outcome === 'kept_firing';
+      const keeps = keepsAtMin === keepsAtMax ? keepsAtMin : storeKept;
+      if (keeps) return { outcome: previous.state === 'pending' ? 'kept' : 'kept_firing', dueAt: previous.dueAt };
+    }
+    const dueAt = answer.dueAt >= requested.min && answer.dueAt <= requested.max ? answer.dueAt : Number.NaN;
     const outcome: ScheduleOutcome = previous?.state === 'pending' ? 'replaced' : previous?.state === 'firing' ? 'replaced_firing' : 'created';
     this.entries.set(id, { state: 'pending', dueAt, payload, attempt: 0, token: 0, leaseExpiresAt: 0, lastError: undefined, claimedIn: -1 });
-    return outcome;
+    return { outcome, dueAt };
   }
 
   cancel(id: string): CancelResult {
@@ -137,6 +157,20 @@ export class StoreModel {
     return entry?.state === 'firing' && token > 0 && entry.token === token;
   }
 
+  /**
+   * Applies a lease renewal the store answered with `answer`; returns what it should have answered.
+   * The new expiry comes from the store clock: it must be at least `minNow + leaseMs` (the clock
+   * before the call) and never below the lease it had.
+   */
+  renew(id: string, token: number, leaseMs: number, minNow: number, answer: RenewResult): RenewResult {
+    if (!this.holds(id, token)) return 'stale';
+    const entry = this.entries.get(id)!;
+    const reported = typeof answer === 'object' && 'leaseExpiresAt' in answer ? answer.leaseExpiresAt : Number.NaN;
+    const expected = reported >= Math.max(entry.leaseExpiresAt, minNow + leaseMs) ? reported : Number.NaN;
+    entry.leaseExpiresAt = expected;
+    return { leaseExpiresAt: expected };
+  }
+
   ack(id: string, token: number): 'acked' | 'stale' {
     if (!this.holds(id, token)) return 'stale';
     this.entries.delete(id);
@@ -209,6 +243,14 @@ export class StoreModel {
     const chosen = ids ?? [...this.entries.keys()];
     return [...new Set(chosen)].filter((id) => this.entries.get(id)?.state === 'dead');
   }
+}
+
+/** The rule of `ScheduleIfExists`: whether a schedule due at `dueAt` leaves a pending or firing timeout due at `current` as it is. */
+export function keepsExisting(ifExists: ScheduleIfExists | undefined, dueAt: number, current: number): boolean {
+  if (ifExists === 'keep') return true;
+  if (ifExists === 'earlier') return dueAt >= current;
+  if (ifExists === 'later') return dueAt <= current;
+  return false;
 }
 
 /** Compares ids by their UTF-8 bytes, as Redis orders members of equal score. */

@@ -10,7 +10,11 @@ import type {
   HealthSnapshot,
   JsonValue,
   ResolvedTopicOptions,
+  CancelManyResult,
+  ScheduleManyItem,
+  ScheduleManyResult,
   ScheduleOptions,
+  ScheduleOutcome,
   ScheduleResult,
   StopOptions,
   TimeoutHandler,
@@ -39,6 +43,10 @@ import { serializePayload } from './validation/payload.js';
 import { parseStoredPayload } from './validation/safe-json.js';
 import { assertTimeoutId } from './validation/timeout-id.js';
 import { validateTiming } from './validation/timing.js';
+import { validateIfExists } from './validation/if-exists.js';
+import { assertBulkItems } from './validation/bulk-items.js';
+import { runPerSlot } from './engine/bulk-calls.js';
+import { DurableTimeoutError } from './errors/durable-timeout.error.js';
 import { describeType } from './validation/describe-type.js';
 import { settledWithin } from './support/settled-within.js';
 
@@ -169,25 +177,131 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /**
-   * Schedules (upserts) the timeout `id` of `topic`: the last call for an id wins for due time and
-   * payload. `delayMs` counts on the store clock (Redis `TIME`), `at` is absolute. Bad input
+   * Schedules (upserts) the timeout `id` of `topic`: by default the last call for an id wins for
+   * due time and payload; `ifExists` (`keep`, `earlier`, `later`) may leave an existing pending or
+   * firing timeout as it is instead (outcome `kept` / `kept_firing`, no `scheduled` event; see
+   * `ScheduleIfExists`). `delayMs` counts on the store clock (Redis `TIME`), `at` is absolute. Bad input
    * throws a typed error and stores nothing; while Redis is unreachable it rejects with
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
   async schedule<TPayload = JsonValue>(topic: TTopics, id: string, options: ScheduleOptions<TPayload>): Promise<ScheduleResult> {
     this.assertUsable('schedule');
     const topicOptions = this.topicOptions(topic);
-    assertTimeoutId(id);
-    if (typeof options !== 'object' || options === null) throw new InvalidDelayError(errorMessages.timingMissing());
-    const timing = validateTiming(options as { delayMs?: unknown; at?: unknown }, Date.now());
-    const serialized = 'payload' in options ? serializePayload(options.payload, topic, topicOptions.maxPayloadBytes) : 'null';
-    const payload = this.interceptors.length === 0 ? serialized : withCarried(serialized, this.carriedFor(topic, id));
-    const entry: StoreScheduleEntry = timing.at === undefined ? { delayMs: timing.delayMs, payload } : { at: timing.at, payload };
+    const entry = this.scheduleEntry(topic, topicOptions.maxPayloadBytes, id, options);
     if (!this.initialised) await this.init();
     await this.layouts.ready(topic, true);
     const { outcome, dueAt } = await this.layouts.onId(topic, id, (ref) => this.timeoutStore.schedule(ref, id, entry));
-    if (this.events.has('scheduled')) this.events.emit('scheduled', { topic, id, dueAt, outcome });
+    this.emitScheduled(topic, id, dueAt, outcome);
     return { topic, id, dueAt, outcome };
+  }
+
+  /**
+   * Schedules many timeouts of one topic (up to 10,000 a call), each as `schedule` would with its
+   * own timing, payload and `ifExists`. Every item is validated first: a bad one gets its typed
+   * error in its result and nothing of it is stored; the others are grouped by slot into one
+   * atomic script call per slot, pipelined across slots. One result per item, in the order given:
+   * `{ ok: true, ...ScheduleResult }`, or `{ ok: false, error }` (bad input, or the slot's call
+   * failed: `RedisUnavailableError`, after which that slot's items may or may not be stored,
+   * exactly as for a `schedule` that timed out). Items of one slot are applied in the order given.
+   */
+  async scheduleMany<TPayload = JsonValue>(topic: TTopics, items: readonly ScheduleManyItem<TPayload>[]): Promise<ScheduleManyResult[]> {
+    this.assertUsable('scheduleMany');
+    const topicOptions = this.topicOptions(topic);
+    assertBulkItems('scheduleMany', items);
+    const results: ScheduleManyResult[] = new Array(items.length);
+    const valid: { id: string; entry: StoreScheduleEntry; index: number }[] = [];
+    items.forEach((item, index) => {
+      const id = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined;
+      try {
+        if (typeof item !== 'object' || item === null) throw new InvalidOptionsError(errorMessages.bulkItemNotObject('scheduleMany', index));
+        assertTimeoutId(id);
+        valid.push({ id: id as string, entry: this.scheduleEntry(topic, topicOptions.maxPayloadBytes, id as string, item), index });
+      } catch (error) {
+        if (!(error instanceof DurableTimeoutError)) throw error;
+        results[index] = { ok: false, topic, id: typeof id === 'string' ? id : String(id), error };
+      }
+    });
+    if (valid.length === 0) return results;
+    if (!this.initialised) await this.init();
+    await this.layouts.ready(topic, true);
+    const outcomes = await runPerSlot(
+      this.layouts,
+      topic,
+      valid,
+      (ref, chosen) => this.timeoutStore.scheduleMany(ref, chosen),
+      (ref, item) => this.timeoutStore.schedule(ref, item.id, item.entry),
+    );
+    valid.forEach(({ id, index }, i) => {
+      const outcome = outcomes[i]!;
+      if (!outcome.ok) {
+        results[index] = { ok: false, topic, id, error: outcome.error };
+        return;
+      }
+      this.emitScheduled(topic, id, outcome.value.dueAt, outcome.value.outcome);
+      results[index] = { ok: true, topic, id, dueAt: outcome.value.dueAt, outcome: outcome.value.outcome };
+    });
+    return results;
+  }
+
+  /**
+   * Cancels many timeouts of one topic (up to 10,000 a call), each as `cancel` would: one atomic
+   * script call per slot, pipelined across slots. One result per id, in the order given:
+   * `{ ok: true, result }` (`cancelled`, `firing`, `not_found`) or `{ ok: false, error }` (an
+   * invalid id, nothing sent for it; or the slot's call failed: `RedisUnavailableError`).
+   */
+  async cancelMany(topic: TTopics, ids: readonly string[]): Promise<CancelManyResult[]> {
+    this.assertUsable('cancelMany');
+    this.topicOptions(topic);
+    assertBulkItems('cancelMany', ids);
+    const results: CancelManyResult[] = new Array(ids.length);
+    const valid: { id: string; index: number }[] = [];
+    ids.forEach((id, index) => {
+      try {
+        assertTimeoutId(id);
+        valid.push({ id, index });
+      } catch (error) {
+        if (!(error instanceof DurableTimeoutError)) throw error;
+        results[index] = { ok: false, topic, id: String(id), error };
+      }
+    });
+    if (valid.length === 0) return results;
+    if (!this.initialised) await this.init();
+    await this.layouts.ready(topic, false);
+    const outcomes = await runPerSlot(
+      this.layouts,
+      topic,
+      valid,
+      (ref, chosen) => this.timeoutStore.cancelMany(ref, chosen.map(({ id }) => id)),
+      (ref, item) => this.timeoutStore.cancel(ref, item.id),
+    );
+    valid.forEach(({ id, index }, i) => {
+      const outcome = outcomes[i]!;
+      if (!outcome.ok) {
+        results[index] = { ok: false, topic, id, error: outcome.error };
+        return;
+      }
+      if (outcome.value === 'cancelled') this.events.emit('cancelled', { topic, id });
+      results[index] = { ok: true, topic, id, result: outcome.value };
+    });
+    return results;
+  }
+
+  /** Validates the options of one schedule and builds what the store stores (bad input throws a typed error). */
+  private scheduleEntry(topic: string, maxPayloadBytes: number, id: unknown, options: unknown): StoreScheduleEntry {
+    assertTimeoutId(id);
+    if (typeof options !== 'object' || options === null) throw new InvalidDelayError(errorMessages.timingMissing());
+    const timing = validateTiming(options as { delayMs?: unknown; at?: unknown }, Date.now());
+    const ifExists = validateIfExists((options as { ifExists?: unknown }).ifExists);
+    const serialized = 'payload' in options ? serializePayload((options as { payload?: unknown }).payload, topic, maxPayloadBytes) : 'null';
+    const payload = this.interceptors.length === 0 ? serialized : withCarried(serialized, this.carriedFor(topic, id as string));
+    const entry: StoreScheduleEntry = timing.at === undefined ? { delayMs: timing.delayMs, payload } : { at: timing.at, payload };
+    if (ifExists !== undefined) entry.ifExists = ifExists;
+    return entry;
+  }
+
+  /** The `scheduled` event, for a call that stored something (not for a kept one). */
+  private emitScheduled(topic: string, id: string, dueAt: number, outcome: ScheduleOutcome): void {
+    if (outcome !== 'kept' && outcome !== 'kept_firing' && this.events.has('scheduled')) this.events.emit('scheduled', { topic, id, dueAt, outcome });
   }
 
   /**

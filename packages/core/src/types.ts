@@ -1,7 +1,7 @@
 import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
-import type { CancelResult, ScheduleOutcome, TimeoutState, TimeoutStore } from './store/timeout-store.js';
+import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState, TimeoutStore } from './store/timeout-store.js';
 
-export type { CancelResult, ScheduleOutcome, TimeoutState };
+export type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState };
 
 /** Any JSON value: what a timeout's payload may hold. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -50,6 +50,13 @@ export interface TopicOptions {
   concurrency?: number;
   /** Largest payload accepted by `schedule`, in bytes of its JSON text. Default 65,536 (64 KiB). */
   maxPayloadBytes?: number;
+  /**
+   * Longest a handler may run (its lease is renewed meanwhile). Past it the delivery counts as
+   * failed: `event.signal` is aborted with `HandlerTimeoutError`, the attempt is retried with
+   * backoff (or dead-lettered on the last), and whatever the handler does next is ignored.
+   * Checked every `leaseMs / 6`. Default 10 x `leaseMs` (300,000 ms with the default lease).
+   */
+  maxRunMs?: number;
 }
 
 /** Minimal logger the engine writes to. Messages name topic, id and attempt, never a payload. */
@@ -93,16 +100,34 @@ export type ScheduleTiming = { delayMs: number; at?: never } | { at: Date | numb
 export type ScheduleOptions<TPayload = JsonValue> = ScheduleTiming & {
   /** Data handed to the handler; must be JSON-serialisable and within the topic's `maxPayloadBytes`. */
   payload?: TPayload;
+  /** What to do when the id already exists (default `replace`); see `ScheduleIfExists`. */
+  ifExists?: ScheduleIfExists;
 };
 
 /** Result of `schedule`. */
 export interface ScheduleResult {
   topic: string;
   id: string;
-  /** Due time, ms since the epoch on the Redis server clock. */
+  /** Due time in effect after the call (the kept one for `kept` / `kept_firing`), ms since the epoch on the Redis server clock. */
   dueAt: number;
   outcome: ScheduleOutcome;
 }
+
+/** One timeout of `scheduleMany`: its id and the options `schedule` takes. */
+export type ScheduleManyItem<TPayload = JsonValue> = ScheduleOptions<TPayload> & {
+  /** The timeout's id, as for `schedule`. */
+  id: string;
+};
+
+/**
+ * What `scheduleMany` did with one item: scheduled (`ok: true`, with what `schedule` returns), or
+ * not (`ok: false`): the item was refused by validation (nothing of it stored), or the call of its
+ * slot failed (`RedisUnavailableError`: it may or may not be stored, as for `schedule`).
+ */
+export type ScheduleManyResult = ({ ok: true } & ScheduleResult) | { ok: false; topic: string; id: string; error: Error };
+
+/** What `cancelMany` did with one id: the `cancel` result (`ok: true`), or the error that refused the id or failed its slot's call. */
+export type CancelManyResult = { ok: true; topic: string; id: string; result: CancelResult } | { ok: false; topic: string; id: string; error: Error };
 
 /** What `get` returns for a stored timeout. */
 export interface TimeoutInfo<TPayload = JsonValue> {
@@ -138,8 +163,21 @@ export interface TimeoutEvent<TPayload = JsonValue> {
    * and refuse a write carrying a smaller token to make a handler safe against a stale worker.
    */
   fencingToken: number;
-  /** Aborted when this instance gives up the timeout (shutdown past `drainMs`). */
+  /**
+   * Aborted when this instance gives the timeout up: shutdown past `drainMs` (`TimeoutsStoppedError`),
+   * a lease renewal refused because a newer delivery or schedule owns the timeout, or a lease that
+   * could not be renewed before it ended (`LeaseLostError`), the topic's `maxRunMs` passed
+   * (`HandlerTimeoutError`). The reason is `signal.reason`.
+   */
   signal: AbortSignal;
+  /**
+   * Makes the lease last at least `ms` from now (on the Redis clock; never shortens it), for a
+   * handler about to do something long that may keep the event loop from renewing the lease on
+   * its own (renewal is automatic while the handler runs). Resolves with the new lease expiry (ms
+   * since the epoch, Redis clock); rejects with `LeaseLostError` (and aborts `signal`) when a newer
+   * delivery owns the timeout, with `InvalidOptionsError` for an `ms` outside 1 to 86,400,000.
+   */
+  extendLease(ms: number): Promise<number>;
 }
 
 /** A timeout handler. Returning (or resolving) acknowledges; throwing (or rejecting) retries. */
@@ -226,8 +264,8 @@ export interface DurableTimeoutsEvents {
   fired: { topic: string; id: string; attempt: number; dueAt: number; latenessMs: number; durationMs: number };
   /**
    * An attempt failed and the timeout will run again at `retryAt`: its handler threw (`handler`),
-   * or its lease expired before an ack (`lease_expired`: the worker died, or the handler ran longer
-   * than `leaseMs`). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
+   * or its lease expired before an ack (`lease_expired`: the worker died, froze or lost Redis for
+   * longer than `leaseMs`; a running handler's lease is renewed). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
    */
   retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error; reason: RetryReason; latenessMs?: number; durationMs?: number };
   /**

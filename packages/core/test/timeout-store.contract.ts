@@ -3,6 +3,9 @@ import type { LeaseExpiryPolicy, SlotRef, TimeoutStore } from '../src/store/time
 import { LEASE_EXPIRED_ERROR } from '../src/store/stored-error.js';
 import { bucketOf } from '../src/store/slot-of.js';
 import { waitUntil } from '@durable-timeout/redis-testing';
+import { describeScheduleModesContract } from './schedule-modes.contract.js';
+import { describeBulkCallsContract } from './bulk-calls.contract.js';
+import { describeLeaseRenewalContract } from './lease-renewal.contract.js';
 
 /** What one contract test gets from the store under test. */
 export interface StoreContractContext {
@@ -44,6 +47,9 @@ function idsInBuckets(count: number): { id: string; bucket: number }[] {
  * milliseconds so it runs quickly against a real Redis.
  */
 export function describeTimeoutStoreContract(name: string, makeContext: () => Promise<StoreContractContext>): void {
+  describeScheduleModesContract(name, makeContext);
+  describeBulkCallsContract(name, makeContext);
+  describeLeaseRenewalContract(name, makeContext);
   describe(`TimeoutStore contract: ${name}`, () => {
     let context: StoreContractContext;
     let store: TimeoutStore;

@@ -42,6 +42,8 @@ export {
   StoreClosedError,
   TimeoutsStoppedError,
   TopicMigratingError,
+  LeaseLostError,
+  HandlerTimeoutError,
   TopicSlotsMismatchError,
   UnknownTopicError,
 } from '@durable-timeout/core';

@@ -13,6 +13,8 @@ describe('TimeoutScheduler', () => {
       listDead: jest.fn(async (..._args: unknown[]) => []),
       replayDead: jest.fn(async (..._args: unknown[]) => 3),
       purgeDead: jest.fn(async (..._args: unknown[]) => 4),
+      scheduleMany: jest.fn(async (..._args: unknown[]) => [{ ok: true, outcome: 'created' }]),
+      cancelMany: jest.fn(async (..._args: unknown[]) => [{ ok: true, result: 'not_found' }]),
     };
     const scheduler = new TimeoutScheduler<'payment'>(engine as unknown as DurableTimeouts, new TimeoutReadinessWatcher());
     expect(scheduler.engine).toBe(engine);
@@ -28,6 +30,10 @@ describe('TimeoutScheduler', () => {
     expect(engine.replayDead).toHaveBeenCalledWith('payment', ['o-1']);
     await expect(scheduler.purgeDead('payment')).resolves.toBe(4);
     expect(engine.purgeDead).toHaveBeenCalledWith('payment', undefined);
+    await expect(scheduler.scheduleMany('payment', [{ id: 'o-2', delayMs: 5, ifExists: 'keep' }])).resolves.toEqual([{ ok: true, outcome: 'created' }]);
+    expect(engine.scheduleMany).toHaveBeenCalledWith('payment', [{ id: 'o-2', delayMs: 5, ifExists: 'keep' }]);
+    await expect(scheduler.cancelMany('payment', ['o-2'])).resolves.toEqual([{ ok: true, result: 'not_found' }]);
+    expect(engine.cancelMany).toHaveBeenCalledWith('payment', ['o-2']);
   });
 
   it('waitUntilReady settles with the module bootstrap', async () => {

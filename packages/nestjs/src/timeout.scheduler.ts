@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DurableTimeouts,
+  type CancelManyResult,
   type CancelResult,
   type DeadLetter,
   type JsonValue,
+  type ScheduleManyItem,
+  type ScheduleManyResult,
   type ScheduleOptions,
   type ScheduleResult,
   type TimeoutInfo,
@@ -37,10 +40,25 @@ export class TimeoutScheduler<TTopics extends string = string> {
 
   /**
    * Schedules (upserts) the timeout `id` of `topic`: fires after `delayMs` (Redis server clock) or
-   * at `at`. Scheduling the same id again replaces its due time and payload.
+   * at `at`. Scheduling the same id again replaces its due time and payload, unless `ifExists`
+   * (`keep`, `earlier`, `later`) says to keep the existing timeout.
    */
   schedule<TPayload = JsonValue>(topic: TTopics, id: string, options: ScheduleOptions<TPayload>): Promise<ScheduleResult> {
     return this.engine.schedule(topic, id, options);
+  }
+
+  /**
+   * Schedules many timeouts of one topic (up to 10,000 a call): one atomic script call per slot,
+   * pipelined across slots; one result per item, in order (`ok: false` with its typed error for
+   * an item refused by validation, which stores nothing of it). See `DurableTimeouts.scheduleMany`.
+   */
+  scheduleMany<TPayload = JsonValue>(topic: TTopics, items: readonly ScheduleManyItem<TPayload>[]): Promise<ScheduleManyResult[]> {
+    return this.engine.scheduleMany(topic, items);
+  }
+
+  /** Cancels many timeouts of one topic (up to 10,000 a call), one result per id, in order. See `DurableTimeouts.cancelMany`. */
+  cancelMany(topic: TTopics, ids: readonly string[]): Promise<CancelManyResult[]> {
+    return this.engine.cancelMany(topic, ids);
   }
 
   /** Cancels a pending timeout: `cancelled`, `firing` (a handler holds it; nothing changed) or `not_found`. */

@@ -15,6 +15,7 @@ import { runOne } from './runner.js';
 import { renderMarkdownReport, renderTextReport } from './summary.js';
 import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.js';
 import { measureSingleAdds } from './systems/bullmq.system.js';
+import { compareScheduling } from './scheduling-compare.js';
 import { loadSystem } from './systems/index.js';
 import { formatNumber } from './table.js';
 import { METRICS_SYSTEMS, SYSTEM, type SystemKey } from './systems/names.js';
@@ -31,7 +32,7 @@ const log = (line: string): void => {
 let runCounter = 0;
 const nextPrefix = (): string => `bench${++runCounter}`;
 
-function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics'): boolean {
+function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics' | 'scheduling'): boolean {
   return options.only.length === 0 || options.only.includes(key);
 }
 
@@ -90,6 +91,11 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
       report.bullmqSingleAdd = { count, perSec };
       log(`  ${formatNumber(perSec)} schedule/s`);
       await probe.flushAll();
+    }
+    if (wants(options, 'scheduling')) {
+      const count = options.quick ? 5_000 : 20_000;
+      log(`scheduling side by side: ${formatNumber(count)} timeouts each, single calls and bulk calls of both systems`);
+      report.scheduling = await compareScheduling(target, probe, count, nextPrefix, log);
     }
     if (wants(options, 'idle')) {
       // Longer than the engine's default sweep interval (60 s), so the mean covers a whole sweep cycle.

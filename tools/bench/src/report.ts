@@ -1,3 +1,4 @@
+import type { SchedulingFigure } from './scheduling-compare.js';
 import type { LatenessSummary } from './stats.js';
 
 /** Everything measured for one system under one workload. */
@@ -64,6 +65,8 @@ export interface BenchReport {
   clusterSpread: ShardSpread[];
   /** BullMQ's schedule/s with one `add()` per timeout (1,000 in flight), beside its `addBulk` rows. */
   bullmqSingleAdd: { count: number; perSec: number } | null;
+  /** Scheduling alone, side by side: single and bulk calls of both systems (`--only scheduling`). */
+  scheduling?: SchedulingFigure[];
 }
 
 /** The row of a run that broke before it could measure anything: every figure null, nothing fired. */

@@ -1,6 +1,7 @@
 import type { BenchReport, RunResult } from './report.js';
 import type { TargetVerdict } from './targets.js';
 import { METRICS_SYSTEMS, SYSTEM } from './systems/names.js';
+import type { SchedulingFigure } from './scheduling-compare.js';
 import { formatNumber, renderMarkdownTable, renderTable, type Column } from './table.js';
 
 const RUN_COLUMNS: Column[] = [
@@ -67,12 +68,36 @@ function extraLines(report: BenchReport): string[] {
     const { count, perSec } = report.bullmqSingleAdd;
     lines.push(`BullMQ with one add() per timeout (${formatNumber(count)} timeouts, 1,000 in flight): ${formatNumber(perSec)} schedule/s (the bullmq rows use addBulk).`);
   }
+  if (report.scheduling && report.scheduling.length > 0) lines.push(...schedulingLines(report.scheduling));
   const metrics = metricsCostLine(report.runs);
   if (metrics) lines.push(metrics);
   if (report.clusterSpread.length > 0) {
     const shards = report.clusterSpread.map((s) => `${s.node}: ${s.slots} slots, ${formatNumber(s.timeouts)} timeouts`);
     lines.push(`Cluster spread: ${shards.join('; ')}.`);
   }
+  return lines;
+}
+
+/**
+ * The scheduling comparison: one line per method (rate, client and Redis CPU per timeout), then
+ * the ratios of durable-timeout to BullMQ for single calls and for bulk calls.
+ */
+export function schedulingLines(figures: readonly SchedulingFigure[]): string[] {
+  const lines = figures.map(
+    (f) =>
+      `Scheduling ${formatNumber(f.count)} timeouts, ${f.system} ${f.method}: ${formatNumber(f.perSec)} schedule/s, ` +
+      `client CPU ${formatNumber(f.clientCpuUsPerTimeout, 1)} us and Redis CPU ${formatNumber(f.redisCpuUsPerTimeout, 1)} us per timeout.`,
+  );
+  const of = (method: string) => figures.find((f) => f.method === method);
+  const ratio = (ours: SchedulingFigure | undefined, theirs: SchedulingFigure | undefined, label: string) => {
+    if (!ours || !theirs) return;
+    lines.push(
+      `${label}: ${formatNumber(ours.perSec / theirs.perSec, 2)}x schedule/s, ${formatNumber(theirs.clientCpuUsPerTimeout / ours.clientCpuUsPerTimeout, 2)}x less client CPU, ` +
+        `${formatNumber(theirs.redisCpuUsPerTimeout / ours.redisCpuUsPerTimeout, 2)}x less Redis CPU per timeout.`,
+    );
+  };
+  ratio(of('scheduleMany()'), of('addBulk()'), 'scheduleMany() vs addBulk()');
+  ratio(of('schedule()'), of('add()'), 'schedule() vs add()');
   return lines;
 }
 

@@ -6,14 +6,16 @@ export const engineMessages = {
     `Handler of topic "${topic}" failed for "${id}" on its last attempt (${attempts}); moved to the dead letters. ` +
     'Inspect with listDead(), then replayDead() or purgeDead().',
   leaseExpired: (topic: string, id: string, attempt: number, retryAt: number) =>
-    `The lease of "${id}" (topic "${topic}", attempt ${attempt}) expired before an ack: its worker died or its handler ` +
-    `ran longer than leaseMs. Counted as a failed attempt; retrying at ${new Date(retryAt).toISOString()}.`,
+    `The lease of "${id}" (topic "${topic}", attempt ${attempt}) expired before an ack: its worker died, froze or lost ` +
+    `Redis for longer than leaseMs (a running handler's lease is renewed). Counted as a failed attempt; ` +
+    `retrying at ${new Date(retryAt).toISOString()}.`,
   deadByStore: (topic: string, id: string, reason: string, error: string) =>
     `Timeout "${id}" of topic "${topic}" moved to the dead letters (${reason}): ${error}. ` +
     'Inspect with listDead(), then replayDead() or purgeDead().',
   stale: (topic: string, id: string, attempt: number, operation: string) =>
     `The ${operation} of "${id}" (topic "${topic}", attempt ${attempt}) was refused: its lease expired or it was rescheduled ` +
-    'meanwhile, so another delivery owns it now. Keep handlers shorter than leaseMs (or raise leaseMs).',
+    'meanwhile, so another delivery owns it now. A lease ends while a handler runs only when its worker cannot renew ' +
+    'it (frozen, overloaded past leaseMs / 2, cut off from Redis): raise leaseMs, or call event.extendLease(ms) before blocking work.',
   released: (topic: string, count: number) =>
     `Released ${count} unfinished timeout(s) of topic "${topic}" on shutdown; another instance fires them now.`,
   storeFailing: (operation: string, cause: string) =>

@@ -1,5 +1,7 @@
 import type { ClaimedTimeout } from '../store/timeout-store.js';
 import type { TimeoutEvent } from '../types.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { errorMessages } from '../errors/errors.messages.js';
 
 /**
  * One delivery of a claimed timeout: the event a handler receives, plus what the engine needs to
@@ -24,6 +26,18 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   durationMs = 0;
   /** Handed back to the store on shutdown: whatever the handler does next is not acked. */
   released = false;
+  /** Ran past `maxRunMs`: recorded as failed; whatever the handler does next is ignored. */
+  timedOut = false;
+  /** A renewal was refused (stale token) or the lease ended unrenewed: the signal was aborted. */
+  leaseLost = false;
+  /** `performance.now()` when the lease was last set (the claim's dispatch, then each renewal sent). */
+  leaseSetAt = 0;
+  /** How long the lease set at `leaseSetAt` lasts (leaseMs, or what `extendLease` asked for). */
+  leaseHeldMs = 0;
+  /** A renewal of this delivery is out. */
+  renewing = false;
+  /** Renews this delivery's lease now (set by the worker while the handler runs). */
+  extender: ((delivery: TimeoutDelivery<TPayload>, ms: number) => Promise<number>) | undefined;
   /** What an interceptor kept with the timeout when it was scheduled (e.g. a trace context). */
   carried: string | undefined;
   private controller: AbortController | undefined;
@@ -46,6 +60,12 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
     return this.controller.signal;
+  }
+
+  /** Makes the lease last at least `ms` from now; see `TimeoutEvent.extendLease`. */
+  extendLease(ms: number): Promise<number> {
+    if (!this.extender) return Promise.reject(new LeaseLostError(errorMessages.deliveryEnded(this.topic, this.id, this.attempt)));
+    return this.extender(this, ms);
   }
 
   /** Aborts the signal, if a handler asked for it. */

@@ -8,6 +8,7 @@ import { engineMessages } from './engine.messages.js';
 import { retryDelayMs } from './retry-backoff.js';
 import { type PollerHost, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
+import { LeaseRenewer } from './lease-renewer.js';
 import { toError } from './to-error.js';
 import { settledWithin } from '../support/settled-within.js';
 
@@ -49,6 +50,8 @@ export class TopicWorker implements PollerHost {
   private outstanding = 0;
   private idleWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
+  /** Renews the leases of handlers that run long, and ends those past `maxRunMs`. */
+  private readonly renewer: LeaseRenewer;
 
   constructor(
     private readonly context: EngineContext,
@@ -60,6 +63,9 @@ export class TopicWorker implements PollerHost {
     this.resize();
     this.minClaim = Math.min(options.batchSize, Math.max(1, Math.floor(options.concurrency / 4)));
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
+    this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.running, (slot) => this.ref(slot), (delivery, error) =>
+      this.onHandlerTimedOut(delivery, error),
+    );
   }
 
   /** Handlers of this topic running now. */
@@ -248,6 +254,7 @@ export class TopicWorker implements PollerHost {
     this.inFlightCount++;
     this.running.add(delivery);
     delivery.startedAt = performance.now();
+    this.renewer.track(delivery);
     delivery.latenessMs = Math.max(0, Math.round(this.context.clock.now() - delivery.dueAt));
     const handler = this.handler;
     const { interceptors } = this.context;
@@ -280,6 +287,8 @@ export class TopicWorker implements PollerHost {
   }
 
   private onHandlerReturned(delivery: TimeoutDelivery<unknown>): void {
+    // Past maxRunMs the delivery was ended (and its failure recorded) already.
+    if (delivery.timedOut) return;
     this.finishRunning(delivery);
     // A released delivery was settled when it was released.
     if (delivery.released) return;
@@ -288,13 +297,26 @@ export class TopicWorker implements PollerHost {
   }
 
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {
+    if (delivery.timedOut) return;
     this.finishRunning(delivery);
     if (!delivery.released) this.recordFailure(delivery, toError(thrown), false);
+  }
+
+  /**
+   * A handler ran past `maxRunMs`: its signal is aborted, its place among the running handlers is
+   * freed and the attempt is recorded as failed now; what the handler does next is ignored.
+   */
+  private onHandlerTimedOut(delivery: TimeoutDelivery<unknown>, error: Error): void {
+    delivery.timedOut = true;
+    delivery.abort(error);
+    this.finishRunning(delivery);
+    this.recordFailure(delivery, error, false);
   }
 
   private finishRunning(delivery: TimeoutDelivery<unknown>): void {
     this.inFlightCount--;
     this.running.delete(delivery);
+    this.renewer.untrack(delivery);
     delivery.durationMs = performance.now() - delivery.startedAt;
     if (this.inFlightCount === 0 && this.drainWaiters.length > 0) {
       const waiters = this.drainWaiters;

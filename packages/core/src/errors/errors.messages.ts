@@ -65,6 +65,26 @@ export const errorMessages = {
   invalidSlotCount: (topic: string, slots: unknown) =>
     `Invalid slot count ${String(slots)} for topic "${topic}": use a power of two from 1 to 1024.`,
 
+  bulkNotArray: (operation: string, type: string) => `${operation}() needs an array of items, got ${type}.`,
+  bulkTooMany: (operation: string, count: number, max: number) =>
+    `${operation}() got ${count} items, the limit is ${max} a call: split them into several calls.`,
+  bulkItemNotObject: (operation: string, index: number) =>
+    `${operation}() item ${index} is not an object: pass { id, delayMs | at, payload?, ifExists? }.`,
+
+  leaseStale: (topic: string, id: string, attempt: number) =>
+    `The lease of "${id}" (topic "${topic}", attempt ${attempt}) could not be renewed: a newer delivery or schedule owns the ` +
+    'timeout now (its fencing token is stale). Stop the work: its ack will be refused.',
+  leaseUnrenewed: (topic: string, id: string, attempt: number) =>
+    `The lease of "${id}" (topic "${topic}", attempt ${attempt}) ended before it could be renewed (the store did not answer): ` +
+    'another instance may run the timeout now. Stop the work.',
+  deliveryEnded: (topic: string, id: string, attempt: number) =>
+    `extendLease() on "${id}" (topic "${topic}", attempt ${attempt}) after its delivery ended (acked, failed, released or timed out): nothing to extend.`,
+  extendLeaseMs: (value: unknown) =>
+    `Invalid extendLease(${typeof value === 'number' ? value : typeof value}): use a whole number of milliseconds from 1 to 86,400,000.`,
+  handlerTimedOut: (topic: string, id: string, attempt: number, maxRunMs: number) =>
+    `The handler of "${id}" (topic "${topic}", attempt ${attempt}) ran longer than maxRunMs (${maxRunMs} ms): counted as a failed ` +
+    'attempt. Make the handler return sooner (honour event.signal), or raise the topic\'s maxRunMs.',
+
   optionsNotObject: () => 'new DurableTimeouts(options) needs an options object with at least `topics`.',
   noTopics: () => 'Option `topics` must be an object with at least one topic, e.g. { topics: { payment: {} } }.',
   invalidOption: (name: string, value: unknown, expected: string) => `Invalid option ${name} = ${show(value)}: ${expected}.`,

@@ -10,6 +10,8 @@ export { DuplicateHandlerError } from './duplicate-handler.error.js';
 export { InvalidOptionsError } from './invalid-options.error.js';
 export { TopicSlotsMismatchError } from './topic-slots-mismatch.error.js';
 export { TopicMigratingError } from './topic-migrating.error.js';
+export { LeaseLostError } from './lease-lost.error.js';
+export { HandlerTimeoutError } from './handler-timeout.error.js';
 export { RedisUnavailableError } from '../store/redis-unavailable.error.js';
 export { RedisReplyError } from '../store/redis-reply.error.js';
 export { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';

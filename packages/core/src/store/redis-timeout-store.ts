@@ -1,4 +1,4 @@
-import type { CancelResult, ConnectionOptions, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
+import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
 import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
 import { closeConnection, isCluster, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisReplyError } from './redis-reply.error.js';
@@ -35,7 +35,11 @@ import type {
   StoredTimeout,
   StoreFailure,
   StoreScheduleEntry,
+  StoreScheduleItem,
+  StoreScheduleOutcome,
   StoreTopic,
+  LeaseRenewal,
+  RenewResult,
   TimeoutStore,
 } from './timeout-store.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from './timeout-store.js';
@@ -71,12 +75,16 @@ type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
 interface PendingSchedule {
   id: string;
   entry: StoreScheduleEntry;
+  /** Set on the items of one `scheduleMany` call: they travel in one script call, never split. */
+  unit?: object;
   resolve: (result: { outcome: ScheduleOutcome; dueAt: number }) => void;
   reject: (error: unknown) => void;
 }
 
 const STATES: Record<number, TimeoutState> = { 1: 'pending', 2: 'firing', 3: 'dead' };
-const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created', 1: 'replaced', 2: 'replaced_firing' };
+const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created', 1: 'replaced', 2: 'replaced_firing', 3: 'kept', 4: 'kept_firing' };
+/** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
+const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
 const CANCEL_RESULTS: Record<number, CancelResult> = { 0: 'not_found', 1: 'cancelled', 2: 'firing' };
 
 /**
@@ -182,6 +190,49 @@ export class RedisTimeoutStore implements TimeoutStore {
     });
   }
 
+  /**
+   * Schedules the items in one script call (however many: a call is never split), queued with the
+   * slot's other schedules of this tick so that calls on one id keep their order.
+   */
+  async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
+    if (items.length === 0) return [];
+    this.assertOpen();
+    const unit = {};
+    const batchKey = scheduleBatchKey(slot);
+    let batch = this.scheduleBatches.get(batchKey);
+    if (!batch) {
+      batch = { slot, entries: [] };
+      this.scheduleBatches.set(batchKey, batch);
+      if (this.scheduleBatches.size === 1) process.nextTick(() => this.flushSchedules());
+    }
+    const queued = batch;
+    const settled = await Promise.allSettled(
+      items.map(({ id, entry }) => new Promise<StoreScheduleOutcome>((resolve, reject) => queued.entries.push({ id, entry, unit, resolve, reject }))),
+    );
+    return settled.map((result) => {
+      if (result.status === 'fulfilled') return result.value;
+      // A refusal of one item by a slot migration is that item's result; anything else failed the whole call.
+      if (result.reason instanceof SlotMovedError || result.reason instanceof SlotLockedError) return result.reason;
+      throw result.reason;
+    });
+  }
+
+  /** Cancels the ids in one script call (however many), after the slot's schedules of this tick. */
+  async cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]> {
+    if (ids.length === 0) return [];
+    this.flushSlot(slot);
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const buckets = ids.map((id) => bucketOf(id));
+    const distinct = [...new Set(buckets)];
+    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
+    const scriptKeys = [keys.due, keys.lease, keys.layout, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    const args: ScriptArg[] = [slot.slots ?? 0];
+    ids.forEach((id, i) => args.push(id, 4 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!)));
+    const reply = await this.interactive('cancelMany', () => this.run(chosen ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
+    if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
+    return reply.map((code: unknown) => (typeof code === 'string' ? routingError(new Error(code)) : undefined) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
+  }
+
   private flushSchedules(): void {
     const batches = [...this.scheduleBatches.values()];
     this.scheduleBatches.clear();
@@ -202,12 +253,21 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   private sendScheduleBatch(batch: { slot: SlotRef; entries: PendingSchedule[] }): void {
-    for (let start = 0; start < batch.entries.length; start += SCHEDULE_BATCH) {
-      const entries = batch.entries.slice(start, start + SCHEDULE_BATCH);
+    const send = (entries: PendingSchedule[]) =>
       this.runScheduleBatch(batch.slot, entries).catch((error: unknown) => {
         for (const pending of entries) pending.reject(error);
       });
+    // Chunks of `SCHEDULE_BATCH`, except that the items of one `scheduleMany` call stay together.
+    let chunk: PendingSchedule[] = [];
+    for (const pending of batch.entries) {
+      const sameUnit = pending.unit !== undefined && chunk.at(-1)?.unit === pending.unit;
+      if (chunk.length >= SCHEDULE_BATCH && !sameUnit) {
+        void send(chunk);
+        chunk = [];
+      }
+      chunk.push(pending);
     }
+    if (chunk.length > 0) void send(chunk);
   }
 
   private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {
@@ -223,8 +283,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0];
     entries.forEach(({ id, entry }, i) => {
       const keyIndex = 5 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!);
-      if (entry.at === undefined) args.push(id, keyIndex, 'd', Math.round(entry.delayMs ?? 0), entry.payload);
-      else args.push(id, keyIndex, 'a', Math.round(entry.at), entry.payload);
+      const mode = entry.ifExists === undefined ? '' : IF_EXISTS_CODES[entry.ifExists];
+      if (entry.at === undefined) args.push(id, keyIndex, mode === '' ? 'd' : `d${mode}`, Math.round(entry.delayMs ?? 0), entry.payload);
+      else args.push(id, keyIndex, mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload);
     });
     const reply = await this.interactive('schedule', () => this.run(script, scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
@@ -313,6 +374,27 @@ export class RedisTimeoutStore implements TimeoutStore {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const reply = await this.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
     return ackResult(reply, 'ack');
+  }
+
+  /** Passes only the buckets of the renewed ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
+  async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    if (entries.length === 0) return [];
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const buckets = entries.map(({ id }) => bucketOf(id));
+    const distinct = [...new Set(buckets)];
+    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
+    const scriptKeys = [keys.lease, keys.fwd, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    const args: ScriptArg[] = [];
+    entries.forEach(({ id, fencingToken, leaseMs }, i) => args.push(id, fencingToken, Math.max(1, Math.round(leaseMs)), 3 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!)));
+    const reply = await this.run(chosen ? 'renewLeasesFew' : 'renewLeases', scriptKeys, args);
+    if (!Array.isArray(reply) || reply.length !== entries.length) throw unexpected('renewLeases', reply);
+    return reply.map((code: unknown): RenewResult => {
+      if (code === 0) return 'stale';
+      if (typeof code === 'number' && code > 0) return { leaseExpiresAt: code };
+      const forward = typeof code === 'string' ? /^fwd:(\d+)$/.exec(code) : null;
+      if (!forward) throw unexpected('renewLeases', code);
+      return { forwardedTo: Number(forward[1]) };
+    });
   }
 
   /** Passes only the buckets of the acked ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */

@@ -1,11 +1,27 @@
 /**
  * What `schedule` did:
- * - `created`: there was no timeout with this id;
+ * - `created`: there was no timeout with this id (or only a dead letter, now replaced);
  * - `replaced`: a pending timeout with this id got the new due time and payload;
  * - `replaced_firing`: a timeout with this id was being fired; the new one is pending, the running
- *   handler's fencing token is now stale (its ack changes nothing) and its attempt count is reset.
+ *   handler's fencing token is now stale (its ack changes nothing) and its attempt count is reset;
+ * - `kept`: a pending timeout with this id stays as it was (`ifExists` said so); `dueAt` is its due time;
+ * - `kept_firing`: a timeout with this id is being fired and stays as it is (`ifExists` said so);
+ *   `dueAt` is the due time of the running delivery.
  */
-export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing';
+export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing' | 'kept' | 'kept_firing';
+
+/**
+ * What `schedule` does when a timeout with the id already exists, pending or firing (a dead letter
+ * with the id is always replaced, as if there were none). The new due time is compared with the
+ * due time the id has now (for a firing one: the due time of the delivery that runs):
+ * - `replace` (default): the call wins: new due time and payload (debounce: every call pushes the deadline);
+ * - `keep`: the existing timeout wins, whatever its due time (the first call wins: an idempotent producer retry, a throttle);
+ * - `earlier`: replaced only when the new due time is earlier (the deadline only ever moves earlier);
+ * - `later`: replaced only when the new due time is later (the deadline only ever moves later: an extension).
+ * When the call wins it replaces due time and payload and starts afresh (attempt 0); when it does
+ * not, nothing is changed (`kept` or `kept_firing`, with the due time kept).
+ */
+export type ScheduleIfExists = 'replace' | 'keep' | 'earlier' | 'later';
 
 /**
  * Result of `cancel`: `cancelled` (it was pending and will never fire), `firing` (a worker holds it
@@ -47,11 +63,30 @@ export interface TimeoutStore {
   /** The store clock now. */
   now(): Promise<number>;
 
-  /** Upserts a timeout: the last call wins for due time and payload. See `ScheduleOutcome`. */
+  /**
+   * Upserts a timeout. With `entry.ifExists` omitted or `replace` the last call wins for due time
+   * and payload; `keep`, `earlier` and `later` may leave an existing pending or firing timeout as
+   * it is (`kept`, `kept_firing`, with the due time it keeps). See `ScheduleOutcome`.
+   */
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }>;
+
+  /**
+   * Schedules many timeouts of one slot in one atomic step, each as `schedule` would, in order (an
+   * id given twice: the later item sees the earlier one). In Redis it is one script call, sent in
+   * order with the slot's other schedules of the tick. One result per item: its outcome, or the
+   * `SlotMovedError` / `SlotLockedError` that refused that item alone (a slot migration: route it
+   * again). Rejects, with nothing of the slot stored, when the store cannot be reached.
+   */
+  scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]>;
 
   /** Removes a pending timeout; `firing` (unchanged) when claimed, `not_found` otherwise. */
   cancel(slot: SlotRef, id: string): Promise<CancelResult>;
+
+  /**
+   * Cancels many timeouts of one slot in one atomic step, each as `cancel` would. One result per
+   * id, in order, or the `SlotMovedError` / `SlotLockedError` that refused that id alone.
+   */
+  cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]>;
 
   /** Reads one timeout in any state, or null. */
   get(slot: SlotRef, id: string): Promise<StoredTimeout | null>;
@@ -73,6 +108,15 @@ export interface TimeoutStore {
 
   /** Acks many fired timeouts of one slot at once; returns one result per entry, in order. */
   ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]>;
+
+  /**
+   * Renews the leases of running deliveries of one slot (handlers that run long): each whose
+   * fencing token is still its id's current lease gets the lease raised to at least store now +
+   * its `leaseMs` (never lowered). One result per entry, in order: the lease expiry now, `stale`
+   * (a newer delivery or schedule owns the id, or it is gone), or `{ forwardedTo }` (a slot
+   * migration moved the delivery: renew it there).
+   */
+  renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]>;
 
   /**
    * A handler failed. When the token is current: retry after `retryDelayMs` (from the store clock),
@@ -219,8 +263,22 @@ export interface CopiedEntry extends MovedEntry {
 export interface StoreScheduleEntry {
   delayMs?: number;
   at?: number;
+  /** What to do when the id already exists (see `ScheduleIfExists`); omitted: `replace`. */
+  ifExists?: ScheduleIfExists;
   /** JSON text of the payload (`null` when there is none). */
   payload: string;
+}
+
+/** One timeout of a `scheduleMany` call. */
+export interface StoreScheduleItem {
+  id: string;
+  entry: StoreScheduleEntry;
+}
+
+/** What the store did with one scheduled timeout. */
+export interface StoreScheduleOutcome {
+  outcome: ScheduleOutcome;
+  dueAt: number;
 }
 
 /** A stored timeout as read back. */
@@ -302,6 +360,14 @@ export interface AckEntry {
   id: string;
   fencingToken: number;
 }
+
+/** One lease to renew: the delivery (`id`, `fencingToken`) and how long from now it should last at least. */
+export interface LeaseRenewal extends AckEntry {
+  leaseMs: number;
+}
+
+/** What a renewal did: the lease expiry now (store clock), `stale`, or the slot a migration moved the delivery to. */
+export type RenewResult = { leaseExpiresAt: number } | 'stale' | { forwardedTo: number };
 
 /** A handler failure to record. */
 export interface StoreFailure {

@@ -1,4 +1,4 @@
-import type { CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
+import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState } from '../types.js';
 import type {
   AckEntry,
   AckResult,
@@ -20,11 +20,17 @@ import type {
   StoredTimeout,
   StoreFailure,
   StoreScheduleEntry,
+  StoreScheduleItem,
+  StoreScheduleOutcome,
   StoreTopic,
+  LeaseRenewal,
+  RenewResult,
   TimeoutStore,
 } from '../store/timeout-store.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
 import { StoreClosedError } from '../store/store-closed.error.js';
+import { SlotLockedError } from '../store/slot-locked.error.js';
+import { SlotMovedError } from '../store/slot-moved.error.js';
 import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
 import { retryDelayMs } from '../engine/retry-backoff.js';
 import { DEFAULT_LEASE_EXPIRY } from '../validation/options.js';
@@ -32,6 +38,24 @@ import { ManualClock } from './manual-clock.js';
 import { MemorySlotLayouts } from './memory-slot-layouts.js';
 import { bucketOf } from '../store/slot-of.js';
 import { testingMessages } from './testing.messages.js';
+
+/** The results of calls on single ids made together: a slot migration's refusal of one is its result; any other error fails them all. */
+async function perItem<T>(calls: readonly Promise<T>[]): Promise<(T | Error)[]> {
+  const settled = await Promise.allSettled(calls);
+  return settled.map((result) => {
+    if (result.status === 'fulfilled') return result.value;
+    if (result.reason instanceof SlotMovedError || result.reason instanceof SlotLockedError) return result.reason;
+    throw result.reason;
+  });
+}
+
+/** Whether a schedule in mode `ifExists` leaves a pending or firing timeout due at `current` as it is (see `ScheduleIfExists`). */
+function keepsExisting(ifExists: ScheduleIfExists | undefined, dueAt: number, current: number): boolean {
+  if (ifExists === 'keep') return true;
+  if (ifExists === 'earlier') return dueAt >= current;
+  if (ifExists === 'later') return dueAt <= current;
+  return false;
+}
 
 interface MemoryEntry {
   id: string;
@@ -106,6 +130,9 @@ export class MemoryTimeoutStore implements TimeoutStore {
     const state = this.slotState(slot);
     const before = earliestPending(state);
     const previous = state.entries.get(id);
+    if (previous && previous.state !== 'dead' && keepsExisting(entry.ifExists, dueAt, previous.dueAt)) {
+      return { outcome: previous.state === 'pending' ? 'kept' : 'kept_firing', dueAt: previous.dueAt };
+    }
     let outcome: ScheduleOutcome = 'created';
     if (previous?.state === 'pending') outcome = 'replaced';
     else if (previous?.state === 'firing') outcome = 'replaced_firing';
@@ -122,6 +149,16 @@ export class MemoryTimeoutStore implements TimeoutStore {
     });
     this.wakeIfAhead(slot, before, dueAt);
     return { outcome, dueAt };
+  }
+
+  async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
+    // Each call runs to its end before the next starts (no await inside), so the items are applied
+    // in order with nothing in between, as one Redis script call would.
+    return perItem(items.map(({ id, entry }) => this.schedule(slot, id, entry)));
+  }
+
+  async cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]> {
+    return perItem(ids.map((id) => this.cancel(slot, id)));
   }
 
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
@@ -222,6 +259,21 @@ export class MemoryTimeoutStore implements TimeoutStore {
   async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
     this.assertOpen();
     return entries.map(({ id, fencingToken }) => this.ackOne(slot, id, fencingToken));
+  }
+
+  async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    this.assertOpen();
+    const state = this.slotState(slot);
+    const now = this.clock.now();
+    return entries.map(({ id, fencingToken, leaseMs }): RenewResult => {
+      if (!holds(state, id, fencingToken)) {
+        const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
+        return forwardedTo === undefined ? 'stale' : { forwardedTo };
+      }
+      const entry = state.entries.get(id)!;
+      entry.leaseExpiresAt = Math.max(entry.leaseExpiresAt, now + Math.max(1, Math.round(leaseMs)));
+      return { leaseExpiresAt: entry.leaseExpiresAt };
+    });
   }
 
   private ackOne(slot: SlotRef, id: string, fencingToken: number): AckResult {

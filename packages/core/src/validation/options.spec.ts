@@ -19,6 +19,7 @@ describe('resolveOptions', () => {
       batchSize: 100,
       concurrency: 256,
       maxPayloadBytes: 65_536,
+      maxRunMs: 300_000,
     });
     expect(resolved.topics.get('ride.v2_x-y')).toEqual({ ...TOPIC_DEFAULTS, slots: 1 });
     expect(resolved.logger).not.toBeNull();

@@ -14,6 +14,7 @@ export const TOPIC_DEFAULTS: Readonly<ResolvedTopicOptions> = Object.freeze({
   batchSize: 100,
   concurrency: 256,
   maxPayloadBytes: 64 * 1024,
+  maxRunMs: 300_000,
 });
 
 /** What a store's claim does with expired leases when the caller gives no policy: the topic defaults. */
@@ -45,7 +46,7 @@ export interface ResolvedOptions {
   connection: ConnectionOptions | undefined;
 }
 
-const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes'];
+const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs'];
 const BACKOFF_OPTION_NAMES = ['baseMs', 'capMs'];
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 const STORE_METHODS = ['init', 'schedule', 'cancel', 'get', 'claim', 'ackMany', 'fail', 'release', 'subscribe', 'ping', 'close'] as const;
@@ -99,14 +100,17 @@ function resolveTopic(topic: string, options: TopicOptions | undefined): Resolve
   if (capMs < baseMs) {
     throw new InvalidOptionsError(errorMessages.invalidOption(name('backoff.capMs'), capMs, `use at least backoff.baseMs (${baseMs})`));
   }
+  const leaseMs = integerIn(name('leaseMs'), given.leaseMs, TOPIC_DEFAULTS.leaseMs, 100, 86_400_000);
   return {
     slots,
-    leaseMs: integerIn(name('leaseMs'), given.leaseMs, TOPIC_DEFAULTS.leaseMs, 100, 86_400_000),
+    leaseMs,
     maxAttempts: integerIn(name('maxAttempts'), given.maxAttempts, TOPIC_DEFAULTS.maxAttempts, 1, 1_000),
     backoff: { baseMs, capMs },
     batchSize: integerIn(name('batchSize'), given.batchSize, TOPIC_DEFAULTS.batchSize, 1, 1_000),
     concurrency: integerIn(name('concurrency'), given.concurrency, TOPIC_DEFAULTS.concurrency, 1, 100_000),
     maxPayloadBytes: integerIn(name('maxPayloadBytes'), given.maxPayloadBytes, TOPIC_DEFAULTS.maxPayloadBytes, 4, 64 * 1024 * 1024),
+    // Ten leases by default: a handler that hangs gives its timeout up instead of renewing forever.
+    maxRunMs: integerIn(name('maxRunMs'), given.maxRunMs, 10 * leaseMs, 100, MAX_DELAY_MS),
   };
 }
 

@@ -1,22 +1,24 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TimeoutScheduler, type ScheduleOptions } from '@durable-timeout/nestjs';
+import { TimeoutScheduler, type ScheduleIfExists, type ScheduleOptions } from '@durable-timeout/nestjs';
 import { cancelSupersededTimeout } from '@durable-timeout/sample-app-support';
 import type { RidesConfig } from '../../config/rides.config.js';
 import { tripsMessages } from '../trips.messages.js';
 import { DRIVER_MATCH_TOPIC, PICKUP_TOPIC, type RidesTopic } from './ride-topics.js';
 
 /**
- * Why a deadline's timeout is written. Today each is a plain upsert (a stored timeout of the same
- * id is replaced), which is safe here because the trip itself holds every due time and a timeout
- * that fires before it schedules itself again (see `TripTimeoutEffects`). The engine's coming
- * `ifExists` schedule modes slot in at `schedule` below, one per intent:
- * - `arm`: a new deadline, or the next phase of one (replace: today's upsert; a producer that may
- *   send the same request twice would take `'keep'`);
- * - `extend`: the deadline moved later (`'later'`: a delayed or repeated call never pulls it earlier);
- * - `rearm`: a timeout fired before the trip's deadline and follows it (`'later'` as well).
+ * Why a deadline's timeout is written, and the `ifExists` mode each intent schedules with:
+ * - `arm`: a new deadline, or the next phase of one: `'replace'` (a stored timeout of the same id
+ *   is replaced; safe because the trip holds every due time and a timeout that fires before it
+ *   schedules itself again, see `TripTimeoutEffects`);
+ * - `extend`: the deadline moved later: `'later'`, so a delayed or repeated call never pulls it
+ *   earlier (two widenings racing: the later due time wins, whichever call lands last);
+ * - `rearm`: a timeout fired before the trip's deadline and follows it: `'later'` as well.
  */
 export type ScheduleIntent = 'arm' | 'extend' | 'rearm';
+
+/** The schedule mode of each intent (see `ScheduleIntent`). */
+const IF_EXISTS: Record<ScheduleIntent, ScheduleIfExists> = { arm: 'replace', extend: 'later', rearm: 'later' };
 
 /**
  * Every schedule and cancel of the rides app, by intent. Two rules keep a trip and its timeouts
@@ -80,7 +82,7 @@ export class TripDeadlines {
   }
 
   private async schedule(topic: RidesTopic, tripId: string, timing: ScheduleOptions, intent: ScheduleIntent): Promise<number> {
-    const { dueAt, outcome } = await this.timeouts.schedule(topic, tripId, timing);
+    const { dueAt, outcome } = await this.timeouts.schedule(topic, tripId, { ...timing, ifExists: IF_EXISTS[intent] });
     this.logger.debug(tripsMessages.scheduled(tripId, topic, intent, outcome, dueAt));
     return dueAt;
   }

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { DurableTimeouts } from '../durable-timeouts.js';
+import { ManualClock } from '../testing/manual-clock.js';
+import { MemoryTimeoutStore } from '../testing/memory-timeout-store.js';
+import { RedisUnavailableError } from '../store/redis-unavailable.error.js';
+import type { LeaseRenewal, RenewResult, SlotRef } from '../store/timeout-store.js';
+import { waitUntil } from '@durable-timeout/redis-testing';
+
+/** A memory store that records every renewal call, and can be told to fail them. */
+class RecordingStore extends MemoryTimeoutStore {
+  readonly renewals: { slot: number; ids: string[] }[] = [];
+  failRenewals = false;
+
+  constructor(clock: ManualClock) {
+    super(clock);
+  }
+
+  override renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    this.renewals.push({ slot: slot.slot, ids: entries.map(({ id }) => id) });
+    if (this.failRenewals) return Promise.reject(new RedisUnavailableError('renewLeases did not complete within 1000 ms', 'renewLeases'));
+    return super.renewLeases(slot, entries);
+  }
+}
+
+const opened: DurableTimeouts[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((timeouts) => timeouts.stop({ drainMs: 0 })));
+});
+
+function open(store: RecordingStore, clock: ManualClock, leaseMs: number) {
+  const timeouts = new DurableTimeouts({ store, logger: null, topics: { payment: { slots: 2, leaseMs, concurrency: 64 } } });
+  opened.push(timeouts);
+  return timeouts;
+}
+
+describe('lease renewal', () => {
+  it('renews the leases of long handlers in one call per slot, none for handlers that return early', async () => {
+    const clock = new ManualClock();
+    const store = new RecordingStore(clock);
+    const timeouts = open(store, clock, 300);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    timeouts.handle('payment', async (event) => {
+      started += 1;
+      if (event.id.startsWith('long')) await gate;
+    });
+    const ids = [...Array.from({ length: 20 }, (_, i) => `long-${i}`), ...Array.from({ length: 20 }, (_, i) => `short-${i}`)];
+    await timeouts.scheduleMany('payment', ids.map((id) => ({ id, at: clock.now() })));
+    await timeouts.start();
+    await waitUntil(() => started === 40 && store.renewals.length >= 4);
+    release();
+    const renewed = store.renewals.flatMap((call) => call.ids);
+    expect(renewed.every((id) => id.startsWith('long'))).toBe(true);
+    // Every tick renews all the long handlers due for it, grouped by slot: at most two calls a tick.
+    expect(new Set(store.renewals.slice(0, 2).map((call) => call.slot)).size).toBe(store.renewals.slice(0, 2).length);
+    expect(store.renewals.slice(0, 2).reduce((sum, call) => sum + call.ids.length, 0)).toBe(20);
+  });
+
+  it('aborts the signal with LeaseLostError when renewals fail until the lease has ended', async () => {
+    const clock = new ManualClock();
+    const store = new RecordingStore(clock);
+    store.failRenewals = true;
+    const timeouts = open(store, clock, 150);
+    let reason: unknown;
+    timeouts.handle('payment', async (event) => {
+      await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
+      reason = event.signal.reason;
+    });
+    await timeouts.schedule('payment', 'a', { at: clock.now() });
+    await timeouts.start();
+    await waitUntil(() => reason !== undefined);
+    expect(store.renewals.length).toBeGreaterThan(0);
+    expect(reason).toMatchObject({ name: 'LeaseLostError', message: expect.stringMatching(/ended before it could be renewed/) });
+  });
+
+  it('refuses an extendLease outside 1 to 86,400,000 ms, and one after the delivery ended', async () => {
+    const clock = new ManualClock();
+    const timeouts = open(new RecordingStore(clock), clock, 1_000);
+    const errors: string[] = [];
+    let ended: Promise<unknown> | undefined;
+    timeouts.handle('payment', async (event) => {
+      for (const ms of [0, -5, 1.5, 86_400_001, Number.NaN]) await event.extendLease(ms).catch((error: Error) => errors.push(error.name));
+      expect(await event.extendLease(5_000)).toBe(clock.now() + 5_000);
+      setImmediate(() => (ended = event.extendLease(5_000).then(() => 'resolved', (error: unknown) => error)));
+    });
+    await timeouts.schedule('payment', 'x', { at: clock.now() });
+    await timeouts.fireDue();
+    expect(errors).toEqual(Array(5).fill('InvalidOptionsError'));
+    await waitUntil(() => ended !== undefined);
+    expect(await ended).toMatchObject({ name: 'LeaseLostError', message: expect.stringMatching(/after its delivery ended/) });
+  });
+});
