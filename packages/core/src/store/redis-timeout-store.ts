@@ -1,7 +1,6 @@
-import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
+import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger } from '../types.js';
 import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
 import { closeConnection, isCluster, openConnection, type RedisClient } from './redis-connection.js';
-import { RedisReplyError } from './redis-reply.error.js';
 import { RedisUnavailableError } from './redis-unavailable.error.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
@@ -23,8 +22,6 @@ import type {
   ReleaseResult,
   SlotMarker,
   TopicLayout,
-  ClaimedTimeout,
-  ClaimIncident,
   ClaimResult,
   LeaseExpiryPolicy,
   FailOutcome,
@@ -43,6 +40,23 @@ import type {
   TimeoutStore,
 } from './timeout-store.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from './timeout-store.js';
+import {
+  ackResult,
+  CANCEL_RESULTS,
+  count,
+  decodeClaim,
+  entryArgs,
+  flags,
+  mapCode,
+  padBuckets,
+  parseLayout,
+  routingError,
+  SCHEDULE_OUTCOMES,
+  STATES,
+  tuple,
+  unexpected,
+  type ScriptArg,
+} from './redis-replies.js';
 
 /** Options of `new RedisTimeoutStore(...)`. */
 export interface RedisTimeoutStoreOptions {
@@ -69,7 +83,6 @@ const ENTRY_BATCH = 500;
 
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 
-type ScriptArg = string | number;
 type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
 
 interface PendingSchedule {
@@ -81,11 +94,8 @@ interface PendingSchedule {
   reject: (error: unknown) => void;
 }
 
-const STATES: Record<number, TimeoutState> = { 1: 'pending', 2: 'firing', 3: 'dead' };
-const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created', 1: 'replaced', 2: 'replaced_firing', 3: 'kept', 4: 'kept_firing' };
 /** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
 const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
-const CANCEL_RESULTS: Record<number, CancelResult> = { 0: 'not_found', 1: 'cancelled', 2: 'firing' };
 
 /**
  * The Redis implementation of the storage port: one set of keys per slot of a topic, all under
@@ -787,119 +797,9 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 }
 
-/** `FEW_BUCKETS` bucket numbers: the given ones (at most that many), then repeats of the first (bucket 0 when none). */
-function padBuckets(buckets: readonly number[]): number[] {
-  const padded = buckets.slice(0, FEW_BUCKETS);
-  const filler = padded[0] ?? 0;
-  while (padded.length < FEW_BUCKETS) padded.push(filler);
-  return padded;
-}
-
-const STATE_CODES: Record<TimeoutState, number> = { pending: 1, firing: 2, dead: 3 };
-
-/** Moved entries as the migration scripts take them: id, state code, score, stored value. */
-function entryArgs(entries: readonly MovedEntry[]): ScriptArg[] {
-  return entries.flatMap((entry) => [entry.id, STATE_CODES[entry.state], entry.score, entry.value]);
-}
-
-function flags(reply: unknown, length: number, script: string): boolean[] {
-  if (!Array.isArray(reply) || reply.length !== length) throw unexpected(script, reply);
-  return reply.map((flag) => mapFlag(flag, script));
-}
-
-/** A registry value, `<slots>` or `<from>><to>`, as a `TopicLayout`; undefined when it is neither. */
-function parseLayout(value: unknown): TopicLayout | undefined {
-  const match = typeof value === 'string' ? /^(\d{1,4})(?:>(\d{1,4}))?$/.exec(value) : null;
-  if (!match) return undefined;
-  return match[2] === undefined ? { slots: Number(match[1]) } : { slots: Number(match[1]), migratingTo: Number(match[2]) };
-}
-
-/** An ack script's answer for one entry: 1, 0, or 'fwd:<slot>'. */
-function ackResult(code: unknown, script: string): AckResult {
-  if (code === 1) return 'acked';
-  if (code === 0) return 'stale';
-  const forward = typeof code === 'string' ? /^fwd:(\d+)$/.exec(code) : null;
-  if (!forward) throw unexpected(script, code);
-  return { forwardedTo: Number(forward[1]) };
-}
-
 /** Where a batch of schedules waits for the end of the tick: one batch per slot and routing layout. */
 function scheduleBatchKey(slot: SlotRef): string {
   return `${slot.topic}\u0000${slot.slot}\u0000${slot.slots ?? 0}`;
-}
-
-/** The typed error of a script's refusal by `check_layout` (includes/stored.lua), or undefined for any other error. */
-function routingError(error: unknown): Error | undefined {
-  const match = error instanceof Error ? /^DT(MOVED|LOCKED) (\d+)/.exec(error.message) : null;
-  if (!match) return undefined;
-  const slots = Number(match[2]);
-  return match[1] === 'MOVED'
-    ? new SlotMovedError(redisStoreMessages.slotMoved(slots), slots)
-    : new SlotLockedError(redisStoreMessages.slotLocked(slots), slots);
-}
-
-const INCIDENT_KINDS: Record<number, ClaimIncident['kind']> = { 1: 'lease_retried', 2: 'lease_dead', 3: 'corrupt', 4: 'missing' };
-
-/** The reply of the claim script (see its header) as a `ClaimResult`. */
-function decodeClaim(reply: unknown): ClaimResult {
-  if (!Array.isArray(reply) || reply.length < 6 || (reply.length - 6) % 6 !== 0 || !Array.isArray(reply[4]) || !Array.isArray(reply[5])) {
-    throw unexpected('claim', reply);
-  }
-  const claimed: ClaimedTimeout[] = [];
-  for (let i = 6; i < reply.length; i += 6) {
-    claimed.push({
-      id: String(reply[i]),
-      dueAt: Number(reply[i + 1]),
-      scheduledAt: Number(reply[i + 2]),
-      attempt: Number(reply[i + 3]),
-      fencingToken: Number(reply[i + 4]),
-      payload: String(reply[i + 5]),
-    });
-  }
-  const given = reply[5] as unknown[];
-  const incidents: ClaimIncident[] = [];
-  for (let i = 0; i + 4 < given.length; i += 5) {
-    incidents.push({
-      id: String(given[i]),
-      kind: mapCode(INCIDENT_KINDS, given[i + 1], 'claim'),
-      attempts: Number(given[i + 2]),
-      at: Number(given[i + 3]),
-      error: String(given[i + 4]),
-    });
-  }
-  return {
-    claimed,
-    incidents,
-    now: Number(reply[0]),
-    nextDueAt: reply[1] === null ? null : Number(reply[1]),
-    recovered: Number(reply[2]),
-    nextLeaseExpiresAt: reply[3] === null ? null : Number(reply[3]),
-  };
-}
-
-function unexpected(script: string, reply: unknown): RedisReplyError {
-  return new RedisReplyError(redisStoreMessages.unexpectedReply(script, reply), script);
-}
-
-function tuple(reply: unknown, script: string, length: number): unknown[] {
-  if (!Array.isArray(reply) || reply.length < length) throw unexpected(script, reply);
-  return reply;
-}
-
-function mapCode<T>(table: Record<number, T>, code: unknown, script: string): T {
-  const mapped = typeof code === 'number' && Object.hasOwn(table, code) ? table[code] : undefined;
-  if (mapped === undefined) throw unexpected(script, code);
-  return mapped;
-}
-
-function mapFlag(reply: unknown, script: string): boolean {
-  if (reply !== 0 && reply !== 1) throw unexpected(script, reply);
-  return reply === 1;
-}
-
-function count(reply: unknown, script: string): number {
-  if (typeof reply !== 'number' || reply < 0) throw unexpected(script, reply);
-  return reply;
 }
 
 function isConnectionError(error: unknown): boolean {
