@@ -40,6 +40,7 @@ import { parseStoredPayload } from './validation/safe-json.js';
 import { assertTimeoutId } from './validation/timeout-id.js';
 import { validateTiming } from './validation/timing.js';
 import { describeType } from './validation/describe-type.js';
+import { FailoverReporting } from './engine/failover-reporting.js';
 
 type Lifecycle = 'created' | 'running' | 'stopping' | 'stopped';
 
@@ -84,6 +85,7 @@ export class DurableTimeouts<TTopics extends string = string> {
   private stopPromise: Promise<void> | undefined;
   private storeOpen = true;
   private outage = false;
+  private readonly failover = new FailoverReporting();
 
   constructor(options: DurableTimeoutsOptions<TTopics>) {
     this.options = resolveOptions(options as DurableTimeoutsOptions);
@@ -118,6 +120,7 @@ export class DurableTimeouts<TTopics extends string = string> {
         if (this.storeOpen) this.reportError(error, operation, topic);
       },
       reportHealthy: () => {
+        this.failover.healthy();
         if (!this.outage) return;
         this.outage = false;
         logger?.log(engineMessages.storeRecovered());
@@ -578,6 +581,14 @@ export class DurableTimeouts<TTopics extends string = string> {
 
   private reportError(error: unknown, operation: string, topic?: string): void {
     const cause = toError(error);
+    if (this.failover.isWarning(cause)) {
+      if (!this.outage) {
+        this.outage = true;
+        this.options.logger?.warn(engineMessages.storeFailingOver(operation, cause.message), { operation, topic });
+      }
+      this.events.emit('warning', topic === undefined ? { error: cause, operation } : { error: cause, topic, operation });
+      return;
+    }
     if (!this.outage) {
       this.outage = true;
       this.options.logger?.error(engineMessages.storeFailing(operation, cause.message), { operation, topic });

@@ -258,6 +258,12 @@ export interface DurableTimeoutsEvents {
   released: { topic: string; count: number };
   /** Something failed outside a handler (Redis down, a script error); the engine keeps going. */
   error: { error: Error; topic?: string; operation: string };
+  /**
+   * A store call met a Redis failover (a `RedisUnavailableError` with `failover` set: MOVED,
+   * CLUSTERDOWN, READONLY... or a Cluster / Sentinel node lost) and will be retried; the engine keeps
+   * going. A failover that lasts longer than 30 s is reported as `error` from then on.
+   */
+  warning: { error: Error; topic?: string; operation: string };
 }
 
 /** Counts of one slot of a topic (`slotStats`). */

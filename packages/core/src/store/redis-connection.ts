@@ -52,6 +52,13 @@ export function isCluster(client: RedisClient): client is Cluster {
   return client instanceof Cluster || (client as { isCluster?: boolean }).isCluster === true;
 }
 
+/** True for a Cluster connection or one that finds its primary through Sentinel: nodes fail over there. */
+export function isReplicated(client: RedisClient): boolean {
+  if (isCluster(client)) return true;
+  const sentinels = (client.options as { sentinels?: unknown } | undefined)?.sentinels;
+  return Array.isArray(sentinels) && sentinels.length > 0;
+}
+
 /**
  * Opens (or adopts) the connection described by `connection`. A given instance is used as it is
  * and never closed by the store; everything else is opened here with `OWNED_DEFAULTS`.

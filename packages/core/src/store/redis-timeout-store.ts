@@ -1,6 +1,6 @@
 import type { CancelResult, ConnectionOptions, ScheduleOutcome, TimeoutLogger, TimeoutState } from '../types.js';
 import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
-import { closeConnection, isCluster, openConnection, type RedisClient } from './redis-connection.js';
+import { closeConnection, isCluster, isReplicated, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisReplyError } from './redis-reply.error.js';
 import { RedisUnavailableError } from './redis-unavailable.error.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
@@ -14,6 +14,7 @@ import { WakeSubscriber } from './wake-subscriber.js';
 import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
 import { SlotLockedError } from './slot-locked.error.js';
 import { SlotMovedError } from './slot-moved.error.js';
+import { failoverReply, retryDuringFailover } from './failover.js';
 import type {
   AckEntry,
   AckResult,
@@ -98,6 +99,8 @@ export class RedisTimeoutStore implements TimeoutStore {
   readonly keys: TimeoutKeys;
   private readonly client: RedisClient;
   private readonly owned: boolean;
+  /** Cluster or Sentinel: a lost node is replaced by a failover rather than an outage. */
+  private readonly replicated: boolean;
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
   private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
@@ -131,6 +134,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     const opened = openConnection(options.connection);
     this.client = opened.client;
     this.owned = opened.owned;
+    this.replicated = isReplicated(this.client);
     // Errors reach callers through the calls that hit them; the listener only keeps ioredis from
     // printing every reconnect attempt, and tells the logger once per outage.
     if (this.owned) {
@@ -614,9 +618,13 @@ export class RedisTimeoutStore implements TimeoutStore {
     const { command, numberOfKeys } = this.commands.get(name)!;
     if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
     const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
-    return call(...keys, ...args).catch((error: unknown) => {
-      throw routingError(error) ?? error;
-    });
+    // During a failover (MOVED, CLUSTERDOWN, READONLY...) the script was refused, not run: send it
+    // again within the call's budget while the client learns the new topology (store/failover.ts).
+    return retryDuringFailover(() => call(...keys, ...args), { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(
+      (error: unknown) => {
+        throw routingError(error) ?? this.asFailover(name, error) ?? error;
+      },
+    );
   }
 
   /**
@@ -639,9 +647,13 @@ export class RedisTimeoutStore implements TimeoutStore {
       }
       return await this.deadlines.run(call(), expired);
     } catch (error) {
+      if (error instanceof RedisUnavailableError && error.operation !== operation) {
+        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, errorText(error.cause)), operation, error);
+      }
       if (error instanceof RedisUnavailableError || !isConnectionError(error)) throw error;
       throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
         cause: error,
+        failover: this.isFailoverSymptom(error),
       });
     }
   }
@@ -655,6 +667,28 @@ export class RedisTimeoutStore implements TimeoutStore {
       });
     });
     return this.deadlines.run(this.readyWait, onTimeout);
+  }
+
+  /**
+   * Whether `error` is what a failover looks like: a refusal (MOVED, CLUSTERDOWN, READONLY, ...),
+   * or, on a Cluster or Sentinel connection (where another node takes over), a lost connection.
+   */
+  private isFailoverSymptom(error: unknown): boolean {
+    return failoverReply(error) !== undefined || (this.replicated && isConnectionError(error));
+  }
+
+  /** A worker call's failover symptom as a `RedisUnavailableError` with `failover` set (the engine reports it as a warning). */
+  private asFailover(script: string, error: unknown): RedisUnavailableError | undefined {
+    if (error instanceof RedisUnavailableError || !this.isFailoverSymptom(error)) return undefined;
+    return new RedisUnavailableError(redisStoreMessages.unavailable(script, this.commandTimeoutMs, (error as Error).message), script, {
+      cause: error,
+      failover: true,
+    });
+  }
+
+  /** After a failover reply: a cluster client refreshes its slot map (ioredis runs one refresh at a time). */
+  private learnTopology(): void {
+    if (isCluster(this.client)) this.client.refreshSlotsCache();
   }
 
   private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
@@ -825,10 +859,15 @@ function count(reply: unknown, script: string): number {
   return reply;
 }
 
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (
     error.name === 'MaxRetriesPerRequestError' ||
+    failoverReply(error) !== undefined ||
     /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache|None of startup nodes is available/i.test(
       error.message,
     )
