@@ -9,6 +9,9 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  *
  * - a URL (`redis://user:pass@host:6379/0`, `rediss://` for TLS);
  * - ioredis options for one server (`host`, `port`, `username`, `password`, `tls`, ...);
+ * - ioredis Sentinel options, `{ sentinels: [{ host, port }, ...], name: 'mymaster', ... }`: the
+ *   primary is asked of the sentinels and followed across failovers (validated: a typed
+ *   `InvalidStoreOptionError` names bad input);
  * - `{ cluster: [...startup nodes], options? }` for a Redis Cluster;
  * - an existing ioredis `Redis` or `Cluster` instance. The engine never closes an instance it was
  *   given (close only what you open); it duplicates it for the connections it needs of its own

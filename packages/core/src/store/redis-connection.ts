@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { ConnectionOptions } from '../types.js';
+import { assertSentinelOptions, isSentinelOptions, reconnectOnReadonly, SENTINEL_DEFAULTS } from './sentinel-connection.js';
 
 /** An ioredis connection to one server or to a cluster. */
 export type RedisClient = Redis | Cluster;
@@ -32,6 +33,8 @@ const OWNED_DEFAULTS: RedisOptions = {
   // ioredis keeps a timer of this length after a disconnect made while it waits to reconnect; the
   // default (2 s) would keep a closing process alive that long.
   disconnectTimeout: CLOSE_GRACE_MS,
+  // A server demoted by a failover answers READONLY: reconnect (see sentinel-connection.ts).
+  reconnectOnError: reconnectOnReadonly,
 };
 
 /** True for an ioredis `Redis` or `Cluster` instance (duck-typed: several ioredis copies may coexist). */
@@ -78,7 +81,12 @@ export function openConnection(connection: ConnectionOptions | undefined): Opene
     });
     return { client, owned: true };
   }
-  return { client: new Redis({ ...OWNED_DEFAULTS, ...(connection as RedisOptions) }), owned: true };
+  const options = connection as RedisOptions;
+  if (isSentinelOptions(options)) {
+    assertSentinelOptions(options);
+    return { client: new Redis({ ...OWNED_DEFAULTS, ...SENTINEL_DEFAULTS, ...options }), owned: true };
+  }
+  return { client: new Redis({ ...OWNED_DEFAULTS, ...options }), owned: true };
 }
 
 /**
