@@ -3,7 +3,8 @@ import { RedisSentinelGroup, type RedisServer } from '@durable-timeout/redis-tes
 import { DurableTimeouts } from '../src/durable-timeouts.js';
 import { InvalidStoreOptionError } from '../src/store/invalid-store-option.error.js';
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
-import type { DurableTimeoutsEvents } from '../src/types.js';
+import type { DurableTimeoutsEvents, DurableTimeoutsOptions } from '../src/types.js';
+import { DurabilityUnconfirmedError } from '../src/store/durability-unconfirmed.error.js';
 import { EngineRig, recordingLogger, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
 
 let group: RedisSentinelGroup;
@@ -35,9 +36,10 @@ async function inSync(primary: RedisServer): Promise<void> {
 }
 
 /** An engine on the Sentinel group with a schedule loop; counts what callers saw. */
-async function underLoad() {
+async function underLoad(durability?: DurableTimeoutsOptions['durability']) {
   const logger = recordingLogger();
   const timeouts = rig.open({
+    ...(durability ? { durability } : {}),
     connection: group.connectionOptions(),
     prefix: uniquePrefix(),
     logger,
@@ -51,7 +53,7 @@ async function underLoad() {
   const errors: DurableTimeoutsEvents['error'][] = [];
   timeouts.on('error', (event) => errors.push(event));
   await timeouts.start();
-  const state = { running: true, paused: false, n: 0, unavailable: 0, wrong: [] as unknown[], acknowledged: new Set<string>() };
+  const state = { running: true, paused: false, n: 0, unavailable: 0, unconfirmed: 0, wrong: [] as unknown[], acknowledged: new Set<string>() };
   const loop = (async () => {
     while (state.running) {
       if (!state.paused) {
@@ -62,6 +64,7 @@ async function underLoad() {
               () => state.acknowledged.add(id),
               (error: unknown) => {
                 if (error instanceof RedisUnavailableError) state.unavailable++;
+                else if (error instanceof DurabilityUnconfirmedError) state.unconfirmed++;
                 else state.wrong.push(error);
               },
             ),
@@ -98,7 +101,14 @@ describe('DurableTimeouts on Redis Sentinel', () => {
     await group.waitForPromotion(primary.port);
     const promotedMs = performance.now() - killedAt;
     const scheduledAfter = load.state.n;
-    await waitUntil(() => [...load.fired].some((id) => Number(id.slice(3)) >= scheduledAfter), 15_000, 'firing after the promotion');
+    const firedBefore = load.fired.size;
+    await waitUntil(() => [...load.fired].some((id) => Number(id.slice(3)) >= scheduledAfter), 15_000, 'firing after the promotion').catch((error: Error) => {
+      throw new Error(
+        `${error.message}: scheduled ${load.state.n} (${scheduledAfter} at the promotion), acknowledged ${load.state.acknowledged.size}, ` +
+          `fired ${load.fired.size} (${firedBefore} at the promotion), unavailable ${load.state.unavailable}, wrong ${load.state.wrong.length}, ` +
+          `warnings ${load.logger.lines.filter((line) => line.level === 'warn').map((line) => line.message).join(' | ')}`,
+      );
+    });
     const resumedMs = performance.now() - killedAt;
     await load.stop();
     await waitUntil(() => [...load.state.acknowledged].every((id) => load.fired.has(id)), 15_000, 'every acknowledged schedule fired');
@@ -109,8 +119,11 @@ describe('DurableTimeouts on Redis Sentinel', () => {
     console.log(`sentinel kill: promoted ${Math.round(promotedMs)} ms, firing resumed ${Math.round(resumedMs)} ms after the kill, unavailable ${load.state.unavailable}, acknowledged ${load.state.acknowledged.size}`);
   }, 60_000);
 
-  it('reconnects to the new primary when the old one is demoted and answers READONLY (SENTINEL FAILOVER)', async () => {
-    const load = await underLoad();
+  it.each([
+    ['without the durability option: writes taken by the old primary before its demotion are lost (reported)', undefined],
+    ['with durability { replicas: 1 }: nothing acknowledged is lost', { replicas: 1, timeoutMs: 300 }],
+  ] as const)('follows a SENTINEL FAILOVER (the old primary demoted, answering READONLY) %s', async (_case, durability) => {
+    const load = await underLoad(durability);
     await waitUntil(() => load.fired.size > 20, 10_000, 'firing before the failover');
     const primary = await group.primary();
     load.state.paused = true;
@@ -135,7 +148,11 @@ describe('DurableTimeouts on Redis Sentinel', () => {
     // Sentinel allows; docs/RELIABILITY.md). Reported, not asserted: the durability option is what closes it.
     const lost = [...load.state.acknowledged].filter((id) => !load.fired.has(id));
     // eslint-disable-next-line no-console
-    console.log(`sentinel FAILOVER: acknowledged ${load.state.acknowledged.size}, lost ${lost.length} (${lost.slice(0, 5).join(' ')}), unavailable ${load.state.unavailable}`);
+    console.log(
+      `sentinel FAILOVER ${durability ? 'with' : 'without'} durability: acknowledged ${load.state.acknowledged.size}, lost ${lost.length}, ` +
+        `unavailable ${load.state.unavailable}, unconfirmed ${load.state.unconfirmed}`,
+    );
+    if (durability) expect(lost).toEqual([]);
     expect(primary.running).toBe(true);
     expect(load.state.wrong).toEqual([]);
     expect(load.errors.map((event) => `${event.operation}: ${event.error.message}`)).toEqual([]);

@@ -452,6 +452,7 @@ export class DurableTimeouts<TTopics extends string = string> {
       prefix: this.options.prefix,
       commandTimeoutMs: this.options.commandTimeoutMs,
       logger: this.options.logger,
+      ...(this.options.durability ? { durability: this.options.durability } : {}),
     });
   }
 

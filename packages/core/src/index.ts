@@ -38,6 +38,7 @@ export type * from './store/timeout-store.js';
 export * from './errors/index.js';
 export * from './validation/index.js';
 export { RedisTimeoutStore, type RedisTimeoutStoreOptions } from './store/redis-timeout-store.js';
+export type { DurabilityOptions } from './store/replication-barrier.js';
 export { aclRulesFor, REDIS_STORE_COMMANDS, type AclRulesOptions } from './store/redis-acl.js';
 export { StoreClosedError } from './store/store-closed.error.js';
 export { SlotMovedError } from './store/slot-moved.error.js';

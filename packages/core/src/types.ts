@@ -1,5 +1,6 @@
 import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { TimeoutStore } from './store/timeout-store.js';
+import type { DurabilityOptions } from './store/replication-barrier.js';
 
 /** Any JSON value: what a timeout's payload may hold. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -76,6 +77,13 @@ export interface DurableTimeoutsOptions<TTopics extends string = string> {
   sweepIntervalMs?: number;
   /** How long `schedule`, `cancel` and `get` wait for Redis before failing with `RedisUnavailableError`. Default 1,000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * Replicated durability, opt-in: `schedule` and `cancel` resolve only once Redis' `WAIT`
+   * confirms the write reached `replicas` replicas, so a failover cannot lose an acknowledged
+   * call. Works on one server and on Sentinel connections (not on a Cluster connection yet).
+   * Costs one shared WAIT per group of concurrent calls. Default off. See docs/RELIABILITY.md.
+   */
+  durability?: DurabilityOptions;
   /**
    * How long `stop()` waits for running handlers before releasing their timeouts to other
    * instances, unless `stop({ drainMs })` says otherwise. From 0 to 3,600,000; default 10,000 ms.

@@ -13,3 +13,4 @@ export { TopicMigratingError } from './topic-migrating.error.js';
 export { RedisUnavailableError } from '../store/redis-unavailable.error.js';
 export { RedisReplyError } from '../store/redis-reply.error.js';
 export { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';
+export { DurabilityUnconfirmedError } from '../store/durability-unconfirmed.error.js';

@@ -15,6 +15,7 @@ import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js'
 import { SlotLockedError } from './slot-locked.error.js';
 import { SlotMovedError } from './slot-moved.error.js';
 import { failoverReply, retryDuringFailover } from './failover.js';
+import { ReplicationBarrier, resolveDurability, waitConnection, type DurabilityOptions } from './replication-barrier.js';
 import type {
   AckEntry,
   AckResult,
@@ -50,6 +51,11 @@ export interface RedisTimeoutStoreOptions {
   commandTimeoutMs?: number;
   /** Where warnings go (e.g. no persistence). `null` or omitted: silent. */
   logger?: TimeoutLogger | null;
+  /**
+   * Replicated durability, opt-in: `schedule` and `cancel` resolve only once `WAIT` confirms the
+   * write reached `replicas` replicas (one server or Sentinel; not on a Cluster connection). Off by default.
+   */
+  durability?: DurabilityOptions;
 }
 
 export { MAX_STORED_ERROR_LENGTH, truncateError } from './stored-error.js';
@@ -101,6 +107,8 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly owned: boolean;
   /** Cluster or Sentinel: a lost node is replaced by a failover rather than an outage. */
   private readonly replicated: boolean;
+  /** Confirms schedules and cancels on the replicas (`durability`); undefined when the option is off. */
+  private readonly barrier: ReplicationBarrier | undefined;
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
   private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
@@ -135,6 +143,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.client = opened.client;
     this.owned = opened.owned;
     this.replicated = isReplicated(this.client);
+    this.barrier = this.replicationBarrier(options.durability);
     // Errors reach callers through the calls that hit them; the listener only keeps ioredis from
     // printing every reconnect attempt, and tells the logger once per outage.
     if (this.owned) {
@@ -243,6 +252,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     if (hint) {
       for (const bucket of distinct) if (hint.length < FEW_BUCKETS && !hint.includes(bucket)) hint.push(bucket);
     }
+    await this.barrier?.confirm('schedule');
     entries.forEach((pending, i) => {
       const code = reply[2 * i];
       // An entry a slot migration refused (its bucket is being moved, or was moved): that call is routed again.
@@ -258,7 +268,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     const reply = await this.interactive('cancel', () =>
       this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
     );
-    return mapCode(CANCEL_RESULTS, reply, 'cancel');
+    const result = mapCode(CANCEL_RESULTS, reply, 'cancel');
+    if (result === 'cancelled') await this.barrier?.confirm('cancel');
+    return result;
   }
 
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
@@ -684,6 +696,18 @@ export class RedisTimeoutStore implements TimeoutStore {
       cause: error,
       failover: true,
     });
+  }
+
+  /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on. */
+  private replicationBarrier(options: DurabilityOptions | undefined): ReplicationBarrier | undefined {
+    const durability = resolveDurability(options);
+    if (!durability) return undefined;
+    if (isCluster(this.client)) {
+      throw new InvalidStoreOptionError(
+        'The durability option works on one server or Sentinel connection, not on a Redis Cluster connection yet: leave it out there.',
+      );
+    }
+    return new ReplicationBarrier(durability, waitConnection(this.client, this.commandTimeoutMs), this.logger);
   }
 
   /** After a failover reply: a cluster client refreshes its slot map (ioredis runs one refresh at a time). */

@@ -28,13 +28,14 @@ describe('Sentinel connection options', () => {
     expect(() => openConnection({ sentinels: [{ host: 'a', port: 0 }], name: 'm' })).toThrow(InvalidStoreOptionError);
   });
 
-  it('opens Sentinel connections with the fast reconnect and the failover detector; the caller wins', () => {
+  it('opens Sentinel connections with the fast reconnect and the READONLY reconnect; the caller wins', () => {
     const { client } = openConnection({ sentinels: [{ host: '127.0.0.1', port: 1 }], name: 'm' });
-    expect(client.options).toMatchObject({ failoverDetector: true, lazyConnect: true });
+    expect(client.options).toMatchObject({ lazyConnect: true, reconnectOnError: reconnectOnReadonly });
     expect((client.options as RedisOptions).retryStrategy).toBe(sentinelReconnectDelay);
     client.disconnect();
-    const own = openConnection({ sentinels: [{ host: '127.0.0.1', port: 1 }], name: 'm', failoverDetector: false }).client;
-    expect(own.options).toMatchObject({ failoverDetector: false });
+    const retryStrategy = () => 1_000;
+    const own = openConnection({ sentinels: [{ host: '127.0.0.1', port: 1 }], name: 'm', retryStrategy }).client;
+    expect((own.options as RedisOptions).retryStrategy).toBe(retryStrategy);
     own.disconnect();
   });
 

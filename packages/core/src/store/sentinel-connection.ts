@@ -4,7 +4,8 @@ import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 /**
  * Sentinel connections (`connection: { sentinels: [...], name }`): validation of what ioredis
  * would otherwise accept and fail on later (or never), and the defaults that make the store follow
- * a promotion quickly.
+ * a promotion quickly: a short reconnect delay (each attempt asks the sentinels for the primary)
+ * and a reconnect when a demoted server answers READONLY.
  */
 
 /** True when ioredis options find the primary through Sentinel (`sentinels` given). */
@@ -59,6 +60,7 @@ export function reconnectOnReadonly(error: Error): boolean {
 /** Defaults of Sentinel connections the store opens; the caller's options win. */
 export const SENTINEL_DEFAULTS: RedisOptions = {
   retryStrategy: sentinelReconnectDelay,
-  // ioredis subscribes to +switch-master on the sentinels and reconnects as soon as one is announced.
-  failoverDetector: true,
+  // Not ioredis' failoverDetector: in our failover tests a +switch-master heard while the
+  // connection was reconnecting left it stuck for good (no command answered for 15 s and more).
+  // A killed primary is followed by the short reconnect above, a demoted one by READONLY.
 };
