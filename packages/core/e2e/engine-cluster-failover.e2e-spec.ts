@@ -68,9 +68,11 @@ describe('DurableTimeouts during a Redis Cluster master failover', () => {
     // Any master: each serves some of the 16 slots, so schedules and claims meet the failover.
     const victim = (await cluster.masters())[0]!;
     await victim.kill();
+    const killedAt = performance.now();
     const failoverMs = await cluster.waitForFailover();
     const scheduledAfter = n;
     await waitUntil(() => [...fired].some((id) => Number(id.slice(3)) >= scheduledAfter), 15_000, 'firing after the promotion');
+    const resumedMs = performance.now() - killedAt;
     running = false;
     await loop;
 
@@ -80,6 +82,6 @@ describe('DurableTimeouts during a Redis Cluster master failover', () => {
     expect(warnings.every((event) => event.error instanceof RedisUnavailableError && event.error.failover)).toBe(true);
     expect(logger.lines.filter((line) => line.level === 'error')).toEqual([]);
     // eslint-disable-next-line no-console
-    console.log(`failover ${Math.round(failoverMs)} ms, unavailable ${unavailable}, acknowledged ${acknowledged.size}, warnings ${warnings.length}`);
+    console.log(`cluster kill: promoted ${Math.round(failoverMs)} ms, firing resumed ${Math.round(resumedMs)} ms after the kill, unavailable ${unavailable}, acknowledged ${acknowledged.size}, warnings ${warnings.length}`);
   }, 60_000);
 });
