@@ -6,6 +6,7 @@ import { aclTls, hostileInput } from './security.js';
 import { baseline, clockSkew, rollingRestart, workerPause, workerSigkill } from './worker-faults.js';
 import { corruptEntries, crashLoop, slotMigration } from './hardening.js';
 import { storeModel } from './store-model.js';
+import { clusterFailover, sentinelFailover, sentinelFailoverDurable } from './failover.js';
 
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
 export const ON_REQUEST: readonly Scenario[] = [storeModel];
@@ -27,4 +28,7 @@ export const SCENARIOS: readonly Scenario[] = [
   crashLoop,
   slotMigration,
   corruptEntries,
+  clusterFailover,
+  sentinelFailover,
+  sentinelFailoverDurable,
 ];
