@@ -1,13 +1,19 @@
 // Makes sure the system tools a command needs are on the PATH, installing them with apt-get
-// (Debian's packages) when we may, otherwise says how. The tests start their own Redis servers
-// (`redis`), validate docker-compose.yml with docker-compose (`compose`) and drive the admin page
-// in a real browser (`chromium`).
+// (Debian's packages) when we may, otherwise says how. The tests start their own Redis servers,
+// clusters and Sentinel groups (`redis`: redis-server, redis-cli, redis-sentinel), validate
+// docker-compose.yml with docker-compose (`compose`) and drive the admin page in a real browser
+// (`chromium`).
 //
 //   node scripts/ensure-tools.mjs redis compose chromium
 import { spawnSync } from 'node:child_process';
 
 const tools = {
-  redis: { commands: ['redis-server', 'redis-cli'], packages: ['redis-server', 'redis-tools'], why: 'Redis 7 or newer; the tests start their own servers', mac: 'brew install redis' },
+  redis: {
+    commands: ['redis-server', 'redis-cli', 'redis-sentinel'],
+    packages: ['redis-server', 'redis-tools', 'redis-sentinel'],
+    why: 'Redis 7 or newer; the tests start their own servers, clusters and Sentinel groups',
+    mac: 'brew install redis',
+  },
   compose: { commands: ['docker-compose'], packages: ['docker-compose'], why: 'docker-compose parses docker-compose.yml in the tests', mac: 'brew install docker-compose' },
   chromium: {
     commands: ['chromium'],

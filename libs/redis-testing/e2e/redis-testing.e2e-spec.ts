@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:net';
-import { portTaken, RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
+import { portTaken, RedisCluster, RedisSentinelGroup, RedisServer } from '@durable-timeout/redis-testing';
 
 describe('RedisServer', () => {
   const started: RedisServer[] = [];
@@ -74,6 +74,51 @@ describe('RedisCluster', () => {
       expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
     } finally {
       await cluster.stop();
+    }
+  });
+});
+
+describe('RedisCluster with replicas', () => {
+  it('promotes a replica when a master is killed, and the data written before is still there', async () => {
+    const cluster = await RedisCluster.start({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: 1_000 });
+    try {
+      expect(cluster.nodes).toHaveLength(6);
+      expect(await cluster.masters()).toHaveLength(3);
+      expect(await cluster.replicas()).toHaveLength(3);
+      const client = cluster.client();
+      await client.set('{failover}:k', 'kept');
+      const master = await cluster.masterOf('{failover}:k');
+      // WAIT: the replica has the write before its master dies.
+      await master.client().wait(1, 2_000);
+      await master.kill();
+      await cluster.waitForFailover();
+      const promoted = await cluster.masterOf('{failover}:k');
+      expect(promoted.port).not.toBe(master.port);
+      expect(await promoted.client().get('{failover}:k')).toBe('kept');
+    } finally {
+      await cluster.stop();
+    }
+  });
+});
+
+describe('RedisSentinelGroup', () => {
+  it('promotes a replica when the primary is killed, and clients given the sentinels follow it', async () => {
+    const group = await RedisSentinelGroup.start({ replicas: 1, sentinels: 3, downAfterMs: 500, failoverTimeoutMs: 2_000 });
+    try {
+      const first = await group.primary();
+      expect(group.servers[0]!.port).toBe(first.port);
+      const client = group.client();
+      await client.set('k', 'kept');
+      expect(await client.wait(1, 2_000)).toBe(1);
+      await first.kill();
+      await group.waitForPromotion(first.port);
+      const promoted = await group.primary();
+      expect(promoted.port).not.toBe(first.port);
+      expect(await client.get('k')).toBe('kept');
+      await client.set('k2', 'after');
+      expect(await promoted.client().get('k2')).toBe('after');
+    } finally {
+      await group.stop();
     }
   });
 });

@@ -44,3 +44,14 @@ export function redisCliBinary(): string {
   }
   return found;
 }
+
+/**
+ * How to start a Sentinel: `redis-sentinel` (Debian's `redis-sentinel` package) when it is on the
+ * PATH or named by `REDIS_SENTINEL_BINARY`, else `redis-server` with `--sentinel`, which is the
+ * same program in Sentinel mode. The config file goes between `command` and `modeArgs`.
+ */
+export function redisSentinelCommand(): { command: string; modeArgs: string[] } {
+  const sentinel = process.env.REDIS_SENTINEL_BINARY ?? findOnPath('redis-sentinel');
+  if (sentinel) return { command: sentinel, modeArgs: [] };
+  return { command: redisServerBinary(), modeArgs: ['--sentinel'] };
+}

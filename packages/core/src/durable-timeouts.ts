@@ -49,6 +49,7 @@ import { runPerSlot } from './engine/bulk-calls.js';
 import { DurableTimeoutError } from './errors/durable-timeout.error.js';
 import { describeType } from './validation/describe-type.js';
 import { settledWithin } from './support/settled-within.js';
+import { FailoverReporting } from './engine/failover-reporting.js';
 
 type Lifecycle = 'created' | 'running' | 'stopping' | 'stopped';
 
@@ -93,6 +94,7 @@ export class DurableTimeouts<TTopics extends string = string> {
   private stopPromise: Promise<void> | undefined;
   private storeOpen = true;
   private outage = false;
+  private readonly failover = new FailoverReporting();
 
   constructor(options: DurableTimeoutsOptions<TTopics>) {
     this.options = resolveOptions(options as DurableTimeoutsOptions);
@@ -127,6 +129,7 @@ export class DurableTimeouts<TTopics extends string = string> {
         if (this.storeOpen) this.reportError(error, operation, topic);
       },
       reportHealthy: () => {
+        this.failover.healthy();
         if (!this.outage) return;
         this.outage = false;
         logger?.log(engineMessages.storeRecovered());
@@ -564,6 +567,7 @@ export class DurableTimeouts<TTopics extends string = string> {
       prefix: this.options.prefix,
       commandTimeoutMs: this.options.commandTimeoutMs,
       logger: this.options.logger,
+      ...(this.options.durability ? { durability: this.options.durability } : {}),
     });
   }
 
@@ -693,6 +697,14 @@ export class DurableTimeouts<TTopics extends string = string> {
 
   private reportError(error: unknown, operation: string, topic?: string): void {
     const cause = toError(error);
+    if (this.failover.isWarning(cause)) {
+      if (!this.outage) {
+        this.outage = true;
+        this.options.logger?.warn(engineMessages.storeFailingOver(operation, cause.message), { operation, topic });
+      }
+      this.events.emit('warning', topic === undefined ? { error: cause, operation } : { error: cause, topic, operation });
+      return;
+    }
     if (!this.outage) {
       this.outage = true;
       this.options.logger?.error(engineMessages.storeFailing(operation, cause.message), { operation, topic });

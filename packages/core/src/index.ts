@@ -45,6 +45,7 @@ export { MAX_CLAIM, RECOVER_PER_CLAIM } from './store/timeout-store.js';
 export * from './errors/index.js';
 export * from './validation/index.js';
 export { RedisTimeoutStore, type RedisTimeoutStoreOptions } from './store/redis-timeout-store.js';
+export type { DurabilityOptions } from './types.js';
 export { aclRulesFor, REDIS_STORE_COMMANDS, type AclRulesOptions } from './store/redis-acl.js';
 export { StoreClosedError } from './store/store-closed.error.js';
 export { SlotMovedError } from './store/slot-moved.error.js';

@@ -11,6 +11,9 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  *
  * - a URL (`redis://user:pass@host:6379/0`, `rediss://` for TLS);
  * - ioredis options for one server (`host`, `port`, `username`, `password`, `tls`, ...);
+ * - ioredis Sentinel options, `{ sentinels: [{ host, port }, ...], name: 'mymaster', ... }`: the
+ *   primary is asked of the sentinels and followed across failovers (validated: a typed
+ *   `InvalidStoreOptionError` names bad input);
  * - `{ cluster: [...startup nodes], options? }` for a Redis Cluster;
  * - an existing ioredis `Redis` or `Cluster` instance. The engine never closes an instance it was
  *   given (close only what you open); it duplicates it for the connections it needs of its own
@@ -82,6 +85,13 @@ export interface DurableTimeoutsOptions<TTopics extends string = string> {
   sweepIntervalMs?: number;
   /** How long `schedule`, `cancel` and `get` wait for Redis before failing with `RedisUnavailableError`. Default 1,000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * Replicated durability, opt-in: `schedule` and `cancel` resolve only once Redis' `WAIT`
+   * confirms the write reached `replicas` replicas, so a failover cannot lose an acknowledged
+   * call. Works on one server and on Sentinel connections (not on a Cluster connection yet).
+   * Costs one shared WAIT per group of concurrent calls. Default off. See docs/RELIABILITY.md.
+   */
+  durability?: DurabilityOptions;
   /**
    * How long `stop()` waits for running handlers before releasing their timeouts to other
    * instances, unless `stop({ drainMs })` says otherwise. From 0 to 3,600,000; default 10,000 ms.
@@ -280,6 +290,12 @@ export interface DurableTimeoutsEvents {
   released: { topic: string; count: number };
   /** Something failed outside a handler (Redis down, a script error); the engine keeps going. */
   error: { error: Error; topic?: string; operation: string };
+  /**
+   * A store call met a Redis failover (a `RedisUnavailableError` with `failover` set: MOVED,
+   * CLUSTERDOWN, READONLY... or a Cluster / Sentinel node lost) and will be retried; the engine keeps
+   * going. A failover that lasts longer than 30 s is reported as `error` from then on.
+   */
+  warning: { error: Error; topic?: string; operation: string };
 }
 
 /** Counts of one slot of a topic (`slotStats`). */
@@ -290,4 +306,22 @@ export interface TopicSlotStats {
   dead: number;
   /** Age (ms, Redis server clock) of the slot's oldest overdue pending timeout; 0 when none. */
   oldestOverdueMs: number;
+}
+
+/**
+ * Replicated durability, opt-in: `schedule` and `cancel` resolve only once Redis' `WAIT` says the
+ * write reached `replicas` replicas, so a failover to one of them cannot lose what was
+ * acknowledged. Claims, acks and fails do not wait (see docs/RELIABILITY.md#failover).
+ */
+export interface DurabilityOptions {
+  /** Replicas that must have the write before the call resolves (1 or more). */
+  replicas: number;
+  /** Longest wait for the replicas, in ms (`WAIT`'s timeout). Default 500. */
+  timeoutMs?: number;
+  /**
+   * When the replicas do not confirm in time (none connected, or lagging): `refuse` rejects the
+   * call with `DurabilityUnconfirmedError` (the write stays on the primary; retrying is safe),
+   * `warn` resolves it anyway and logs a warning (at most one every 10 s). Default `refuse`.
+   */
+  onUnavailable?: 'refuse' | 'warn';
 }

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Post, Query, type INestApplication } from '@nes
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { RedisUnavailableError, TimeoutsStoppedError } from '@durable-timeout/core';
+import { DurabilityUnconfirmedError, RedisUnavailableError, TimeoutsStoppedError } from '@durable-timeout/core';
 import { DurableTimeoutExceptionFilter } from './durable-timeout-exception.filter.js';
 import { DurableTimeoutTestingModule } from './testing/durable-timeout-testing.module.js';
 import { TimeoutScheduler } from './timeout.scheduler.js';
@@ -21,6 +21,11 @@ class OrdersController {
   @Get('redis-down')
   redisDown(): never {
     throw new RedisUnavailableError('schedule did not complete within 1000 ms (redis at 10.0.0.5:6379)', 'schedule');
+  }
+
+  @Get('unconfirmed')
+  unconfirmed(): never {
+    throw new DurabilityUnconfirmedError('"schedule" was applied on the Redis primary but 0 of 1 replica(s) confirmed it', 'schedule', 1, 0);
   }
 
   @Get('stopping')
@@ -72,6 +77,12 @@ describe('DurableTimeoutExceptionFilter', () => {
     expect(response.headers['retry-after']).toBe('5');
     expect(response.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringMatching(/^Timeouts cannot be stored/) });
     expect(JSON.stringify(response.body)).not.toContain('10.0.0.5');
+  });
+
+  it('answers 503 with Retry-After when the replicas did not confirm a write (durability option)', async () => {
+    const response = await request((await start('provider')).getHttpServer()).get('/unconfirmed').expect(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.body.message).toMatch(/^Timeouts cannot be stored/);
   });
 
   it('answers 503 with Retry-After while the instance shuts down', async () => {

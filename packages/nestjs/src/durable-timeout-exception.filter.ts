@@ -1,6 +1,7 @@
 import { ArgumentsHost, BadRequestException, Catch, HttpException, ServiceUnavailableException } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import {
+  DurabilityUnconfirmedError,
   InvalidDelayError,
   InvalidPayloadError,
   InvalidTimeoutIdError,
@@ -16,6 +17,7 @@ export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 /** The errors `DurableTimeoutExceptionFilter` answers; any other error keeps Nest's usual handling. */
 export type DurableTimeoutHttpError =
   | RedisUnavailableError
+  | DurabilityUnconfirmedError
   | TimeoutsStoppedError
   | InvalidTimeoutIdError
   | InvalidDelayError
@@ -26,7 +28,8 @@ export type DurableTimeoutHttpError =
  * Turns the errors of `TimeoutScheduler` calls into the HTTP answers a client can act on, in
  * Nest's usual `{ statusCode, message, error }` body:
  *
- * - `RedisUnavailableError` (Redis did not answer in time) and `TimeoutsStoppedError` (this instance
+ * - `RedisUnavailableError` (Redis did not answer in time), `DurabilityUnconfirmedError` (the
+ *   `durability` option: the replicas did not confirm the write) and `TimeoutsStoppedError` (this instance
  *   is shutting down): 503 with `Retry-After`, so a client or load balancer retries instead of
  *   treating it as a bug. The body never shows Redis details.
  * - `InvalidTimeoutIdError`, `InvalidDelayError`, `InvalidPayloadError`, `PayloadTooLargeError`
@@ -39,7 +42,7 @@ export type DurableTimeoutHttpError =
  * controller with `@UseFilters(DurableTimeoutExceptionFilter)`. HTTP only: in other contexts the
  * error is thrown on unchanged.
  */
-@Catch(RedisUnavailableError, TimeoutsStoppedError, InvalidTimeoutIdError, InvalidDelayError, InvalidPayloadError, PayloadTooLargeError)
+@Catch(RedisUnavailableError, DurabilityUnconfirmedError, TimeoutsStoppedError, InvalidTimeoutIdError, InvalidDelayError, InvalidPayloadError, PayloadTooLargeError)
 export class DurableTimeoutExceptionFilter extends BaseExceptionFilter {
   /** Value of `Retry-After` on a 503, in seconds. Override in a subclass to change it. */
   protected readonly retryAfterSeconds: number = DEFAULT_RETRY_AFTER_SECONDS;
@@ -57,7 +60,9 @@ export class DurableTimeoutExceptionFilter extends BaseExceptionFilter {
 
   /** The HTTP exception that stands for `error`. */
   protected toHttpException(error: DurableTimeoutHttpError): HttpException {
-    if (error instanceof RedisUnavailableError) return new ServiceUnavailableException(durableTimeoutMessages.storageUnavailable());
+    if (error instanceof RedisUnavailableError || error instanceof DurabilityUnconfirmedError) {
+      return new ServiceUnavailableException(durableTimeoutMessages.storageUnavailable());
+    }
     if (error instanceof TimeoutsStoppedError) return new ServiceUnavailableException(durableTimeoutMessages.shuttingDown());
     return new BadRequestException(error.message);
   }

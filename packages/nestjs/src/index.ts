@@ -29,6 +29,7 @@ export {
   DurableTimeouts,
   DurableTimeoutError,
   DuplicateHandlerError,
+  DurabilityUnconfirmedError,
   InvalidDelayError,
   InvalidOptionsError,
   InvalidPayloadError,

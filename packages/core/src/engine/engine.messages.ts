@@ -20,6 +20,8 @@ export const engineMessages = {
     `Released ${count} unfinished timeout(s) of topic "${topic}" on shutdown; another instance fires them now.`,
   storeFailing: (operation: string, cause: string) =>
     `The timeout store failed on "${operation}" (${cause}); retrying with backoff until it answers again.`,
+  storeFailingOver: (operation: string, cause: string) =>
+    `Redis is failing over: "${operation}" was refused or cut off (${cause}); retrying until the new primary serves.`,
   storeRecovered: () => 'The timeout store answers again; pollers resumed.',
   listenerThrew: (event: string, cause: string) => `A listener of the "${event}" event threw (${cause}); the engine ignored it.`,
   badStoredPayload: (cause: string) =>

@@ -15,3 +15,4 @@ export { HandlerTimeoutError } from './handler-timeout.error.js';
 export { RedisUnavailableError } from '../store/redis-unavailable.error.js';
 export { RedisReplyError } from '../store/redis-reply.error.js';
 export { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';
+export { DurabilityUnconfirmedError } from '../store/durability-unconfirmed.error.js';

@@ -1,6 +1,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { ConnectionOptions } from '../types.js';
 import { settledWithin } from '../support/settled-within.js';
+import { assertSentinelOptions, isSentinelOptions, reconnectOnReadonly, SENTINEL_DEFAULTS } from './sentinel-connection.js';
 
 /** An ioredis connection to one server or to a cluster. */
 export type RedisClient = Redis | Cluster;
@@ -33,6 +34,8 @@ const OWNED_DEFAULTS: RedisOptions = {
   // ioredis keeps a timer of this length after a disconnect made while it waits to reconnect; the
   // default (2 s) would keep a closing process alive that long.
   disconnectTimeout: CLOSE_GRACE_MS,
+  // A server demoted by a failover answers READONLY: reconnect (see sentinel-connection.ts).
+  reconnectOnError: reconnectOnReadonly,
 };
 
 /** True for an ioredis `Redis` or `Cluster` instance (duck-typed: several ioredis copies may coexist). */
@@ -51,6 +54,13 @@ export function isRedisClient(value: unknown): value is RedisClient {
 /** True when the client talks to a Redis Cluster. */
 export function isCluster(client: RedisClient): client is Cluster {
   return client instanceof Cluster || (client as { isCluster?: boolean }).isCluster === true;
+}
+
+/** True for a Cluster connection or one that finds its primary through Sentinel: nodes fail over there. */
+export function isReplicated(client: RedisClient): boolean {
+  if (isCluster(client)) return true;
+  const sentinels = (client.options as { sentinels?: unknown } | undefined)?.sentinels;
+  return Array.isArray(sentinels) && sentinels.length > 0;
 }
 
 /**
@@ -72,7 +82,12 @@ export function openConnection(connection: ConnectionOptions | undefined): Opene
     });
     return { client, owned: true };
   }
-  return { client: new Redis({ ...OWNED_DEFAULTS, ...(connection as RedisOptions) }), owned: true };
+  const options = connection as RedisOptions;
+  if (isSentinelOptions(options)) {
+    assertSentinelOptions(options);
+    return { client: new Redis({ ...OWNED_DEFAULTS, ...SENTINEL_DEFAULTS, ...options }), owned: true };
+  }
+  return { client: new Redis({ ...OWNED_DEFAULTS, ...options }), owned: true };
 }
 
 /**

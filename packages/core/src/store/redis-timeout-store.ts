@@ -1,6 +1,6 @@
 import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger } from '../types.js';
 import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
-import { closeConnection, isCluster, openConnection, type RedisClient } from './redis-connection.js';
+import { closeConnection, isCluster, isReplicated, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisUnavailableError } from './redis-unavailable.error.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
@@ -13,6 +13,8 @@ import { WakeSubscriber } from './wake-subscriber.js';
 import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
 import { SlotLockedError } from './slot-locked.error.js';
 import { SlotMovedError } from './slot-moved.error.js';
+import { failoverReply, retryDuringFailover } from './failover.js';
+import { ReplicationBarrier, resolveDurability, waitConnection, type DurabilityOptions } from './replication-barrier.js';
 import type {
   AckEntry,
   AckResult,
@@ -68,6 +70,11 @@ export interface RedisTimeoutStoreOptions {
   commandTimeoutMs?: number;
   /** Where warnings go (e.g. no persistence). `null` or omitted: silent. */
   logger?: TimeoutLogger | null;
+  /**
+   * Replicated durability, opt-in: `schedule` and `cancel` resolve only once `WAIT` confirms the
+   * write reached `replicas` replicas (one server or Sentinel; not on a Cluster connection). Off by default.
+   */
+  durability?: DurabilityOptions;
 }
 
 export { MAX_STORED_ERROR_LENGTH, truncateError } from './stored-error.js';
@@ -111,6 +118,10 @@ export class RedisTimeoutStore implements TimeoutStore {
   readonly keys: TimeoutKeys;
   private readonly client: RedisClient;
   private readonly owned: boolean;
+  /** Cluster or Sentinel: a lost node is replaced by a failover rather than an outage. */
+  private readonly replicated: boolean;
+  /** Confirms schedules and cancels on the replicas (`durability`); undefined when the option is off. */
+  private readonly barrier: ReplicationBarrier | undefined;
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
   private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
@@ -144,6 +155,8 @@ export class RedisTimeoutStore implements TimeoutStore {
     const opened = openConnection(options.connection);
     this.client = opened.client;
     this.owned = opened.owned;
+    this.replicated = isReplicated(this.client);
+    this.barrier = this.replicationBarrier(options.durability);
     // Errors reach callers through the calls that hit them; the listener only keeps ioredis from
     // printing every reconnect attempt, and tells the logger once per outage.
     if (this.owned) {
@@ -305,6 +318,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     if (hint) {
       for (const bucket of distinct) if (hint.length < FEW_BUCKETS && !hint.includes(bucket)) hint.push(bucket);
     }
+    await this.barrier?.confirm('schedule');
     entries.forEach((pending, i) => {
       const code = reply[2 * i];
       // An entry a slot migration refused (its bucket is being moved, or was moved): that call is routed again.
@@ -320,7 +334,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     const reply = await this.interactive('cancel', () =>
       this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
     );
-    return mapCode(CANCEL_RESULTS, reply, 'cancel');
+    const result = mapCode(CANCEL_RESULTS, reply, 'cancel');
+    if (result === 'cancelled') await this.barrier?.confirm('cancel');
+    return result;
   }
 
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
@@ -701,9 +717,13 @@ export class RedisTimeoutStore implements TimeoutStore {
     const { command, numberOfKeys } = this.commands.get(name)!;
     if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
     const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
-    return call(...keys, ...args).catch((error: unknown) => {
-      throw routingError(error) ?? error;
-    });
+    // During a failover (MOVED, CLUSTERDOWN, READONLY...) the script was refused, not run: send it
+    // again within the call's budget while the client learns the new topology (store/failover.ts).
+    return retryDuringFailover(() => call(...keys, ...args), { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(
+      (error: unknown) => {
+        throw routingError(error) ?? this.asFailover(name, error) ?? error;
+      },
+    );
   }
 
   /**
@@ -726,9 +746,13 @@ export class RedisTimeoutStore implements TimeoutStore {
       }
       return await this.deadlines.run(call(), expired);
     } catch (error) {
+      if (error instanceof RedisUnavailableError && error.operation !== operation) {
+        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, errorText(error.cause)), operation, error);
+      }
       if (error instanceof RedisUnavailableError || !isConnectionError(error)) throw error;
       throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
         cause: error,
+        failover: this.isFailoverSymptom(error),
       });
     }
   }
@@ -742,6 +766,40 @@ export class RedisTimeoutStore implements TimeoutStore {
       });
     });
     return this.deadlines.run(this.readyWait, onTimeout);
+  }
+
+  /**
+   * Whether `error` is what a failover looks like: a refusal (MOVED, CLUSTERDOWN, READONLY, ...),
+   * or, on a Cluster or Sentinel connection (where another node takes over), a lost connection.
+   */
+  private isFailoverSymptom(error: unknown): boolean {
+    return failoverReply(error) !== undefined || (this.replicated && isConnectionError(error));
+  }
+
+  /** A worker call's failover symptom as a `RedisUnavailableError` with `failover` set (the engine reports it as a warning). */
+  private asFailover(script: string, error: unknown): RedisUnavailableError | undefined {
+    if (error instanceof RedisUnavailableError || !this.isFailoverSymptom(error)) return undefined;
+    return new RedisUnavailableError(redisStoreMessages.unavailable(script, this.commandTimeoutMs, (error as Error).message), script, {
+      cause: error,
+      failover: true,
+    });
+  }
+
+  /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on. */
+  private replicationBarrier(options: DurabilityOptions | undefined): ReplicationBarrier | undefined {
+    const durability = resolveDurability(options);
+    if (!durability) return undefined;
+    if (isCluster(this.client)) {
+      throw new InvalidStoreOptionError(
+        'The durability option works on one server or Sentinel connection, not on a Redis Cluster connection yet: leave it out there.',
+      );
+    }
+    return new ReplicationBarrier(durability, waitConnection(this.client, this.commandTimeoutMs), this.logger);
+  }
+
+  /** After a failover reply: a cluster client refreshes its slot map (ioredis runs one refresh at a time). */
+  private learnTopology(): void {
+    if (isCluster(this.client)) this.client.refreshSlotsCache();
   }
 
   private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
@@ -802,10 +860,15 @@ function scheduleBatchKey(slot: SlotRef): string {
   return `${slot.topic}\u0000${slot.slot}\u0000${slot.slots ?? 0}`;
 }
 
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (
     error.name === 'MaxRetriesPerRequestError' ||
+    failoverReply(error) !== undefined ||
     /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache|None of startup nodes is available/i.test(
       error.message,
     )

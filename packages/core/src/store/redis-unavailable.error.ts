@@ -3,15 +3,23 @@
  * interactive operations (`schedule`, `cancel`, `get`, stats and dead letters, `ping`) after about
  * `commandTimeoutMs` instead of queueing the call until Redis returns. When it was thrown after the
  * command was sent, the command may still take effect later; `schedule` is an upsert, so retrying
- * it is safe.
+ * it is safe. During a failover the store sends refused calls again within `commandTimeoutMs`
+ * before it gives up with this error (`failover` is then true).
  */
 export class RedisUnavailableError extends Error {
   /** The store operation that failed, e.g. `schedule`. */
   readonly operation: string;
+  /**
+   * True when Redis refused the call because a failover was in progress (MOVED, CLUSTERDOWN,
+   * TRYAGAIN, READONLY, LOADING, MASTERDOWN) and it was still refused at the end of its retries:
+   * it did not take effect, and it can be retried once the new primary serves.
+   */
+  readonly failover: boolean;
 
-  constructor(message: string, operation: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string, operation: string, options?: { cause?: unknown; failover?: boolean }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.operation = operation;
+    this.failover = options?.failover ?? false;
   }
 }

@@ -4,6 +4,8 @@ import type { LeaseExpiryPolicy, TimeoutStore } from '../store/timeout-store.js'
 import type { ConnectionOptions, DurableTimeoutsOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
 import { assertTopicName } from './topic-name.js';
 import { MAX_DELAY_MS } from './timing.js';
+import { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';
+import { resolveDurability, type DurabilityOptions } from '../store/replication-barrier.js';
 
 /** Defaults of every topic option, applied in this one place. */
 export const TOPIC_DEFAULTS: Readonly<ResolvedTopicOptions> = Object.freeze({
@@ -44,6 +46,7 @@ export interface ResolvedOptions {
   logger: TimeoutLogger | null;
   store: TimeoutStore | undefined;
   connection: ConnectionOptions | undefined;
+  durability: DurabilityOptions | undefined;
 }
 
 const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs'];
@@ -76,7 +79,19 @@ export function resolveOptions(options: DurableTimeoutsOptions): ResolvedOptions
     logger: resolveLogger(options.logger),
     store: resolveStore(options.store),
     connection: options.connection,
+    durability: checkedDurability(options.durability),
   };
+}
+
+/** Validates `durability` now (the store applies it), as `InvalidOptionsError` like every engine option. */
+function checkedDurability(durability: DurabilityOptions | undefined): DurabilityOptions | undefined {
+  try {
+    resolveDurability(durability);
+  } catch (error) {
+    if (error instanceof InvalidStoreOptionError) throw new InvalidOptionsError(error.message);
+    throw error;
+  }
+  return durability;
 }
 
 function resolveTopic(topic: string, options: TopicOptions | undefined): ResolvedTopicOptions {

@@ -1,0 +1,77 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { RedisServer } from '@durable-timeout/redis-testing';
+import { DurabilityUnconfirmedError } from '../src/store/durability-unconfirmed.error.js';
+import { InvalidOptionsError } from '../src/errors/invalid-options.error.js';
+import { DurableTimeouts } from '../src/durable-timeouts.js';
+import { EngineRig, recordingLogger, uniquePrefix } from './fixtures/engine-helpers.js';
+
+let primary: RedisServer;
+let replica: RedisServer;
+const rig = new EngineRig();
+
+beforeAll(async () => {
+  primary = await RedisServer.start();
+  replica = await RedisServer.start({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
+  const probe = replica.client();
+  for (let i = 0; i < 200 && !/master_link_status:up/.test(await probe.info('replication')); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}, 60_000);
+
+afterEach(async () => {
+  await rig.stopAll();
+});
+
+afterAll(async () => {
+  await Promise.all([primary?.stop(), replica?.stop()]);
+});
+
+async function waitCalls(): Promise<number> {
+  const stats = await primary.client().info('commandstats');
+  return Number(/cmdstat_wait:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+}
+
+describe('durability: schedule and cancel confirmed on replicas', () => {
+  it('refuses bad durability options with a typed error', () => {
+    for (const durability of [{ replicas: 0 }, { replicas: 1, timeoutMs: 0 }, { replicas: 1, onUnavailable: 'drop' }]) {
+      expect(() => new DurableTimeouts({ durability: durability as never, topics: { payment: {} }, logger: null })).toThrow(InvalidOptionsError);
+    }
+  });
+
+  it('resolves once the replica has the write; concurrent calls share one WAIT', async () => {
+    const timeouts = rig.open({ connection: primary.url, prefix: uniquePrefix(), durability: { replicas: 1 }, topics: { payment: { slots: 1 } } });
+    await timeouts.schedule('payment', 'warm-up', { delayMs: 60_000 });
+    const before = await waitCalls();
+    const ids = Array.from({ length: 150 }, (_, i) => `order-${i}`);
+    await Promise.all(ids.map((id) => timeouts.schedule('payment', id, { delayMs: 60_000 })));
+    const waits = (await waitCalls()) - before;
+    expect(waits).toBeGreaterThanOrEqual(1);
+    expect(waits).toBeLessThanOrEqual(3);
+    // Confirmed means on the replica: it holds the last id's data already.
+    const onReplica = replica.client();
+    const keys = await onReplica.keys('*');
+    const values = await Promise.all(keys.filter((key) => key.includes(':d:')).map((key) => onReplica.hkeys(key).catch(() => [])));
+    expect(values.flat()).toContain('order-149');
+    expect(await timeouts.cancel('payment', 'order-1')).toBe('cancelled');
+  });
+
+  it('refuses with DurabilityUnconfirmedError when no replica confirms (the write stays on the primary), or warns under warn', async () => {
+    const logger = recordingLogger();
+    const prefix = uniquePrefix();
+    const refusing = rig.open({ connection: primary.url, prefix, durability: { replicas: 1, timeoutMs: 200 }, topics: { payment: { slots: 1 } }, logger: null });
+    const warning = rig.open({ connection: primary.url, prefix, durability: { replicas: 1, timeoutMs: 200, onUnavailable: 'warn' }, topics: { payment: { slots: 1 } }, logger });
+    await refusing.schedule('payment', 'before', { delayMs: 60_000 });
+    await replica.kill();
+    try {
+      const error = await refusing.schedule('payment', 'unconfirmed', { delayMs: 60_000 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(DurabilityUnconfirmedError);
+      expect(error).toMatchObject({ operation: 'schedule', required: 1, confirmed: 0 });
+      expect((await refusing.get('payment', 'unconfirmed'))?.state).toBe('pending');
+      await expect(refusing.cancel('payment', 'before')).rejects.toBeInstanceOf(DurabilityUnconfirmedError);
+      await expect(warning.schedule('payment', 'warned', { delayMs: 60_000 })).resolves.toMatchObject({ outcome: 'created' });
+      expect(logger.lines.filter((line) => line.level === 'warn' && /0 of 1 replica/.test(line.message))).toHaveLength(1);
+    } finally {
+      await replica.restart();
+    }
+  }, 30_000);
+});
