@@ -89,15 +89,23 @@ describe('SlotPoller', () => {
     poller.halt();
   });
 
-  it('sleeps until the backstop sweep when nothing is due, then claims again', async () => {
-    const { poller, limits } = setUp([reply(0), reply(0)]);
-    poller.start();
-    await poller.settled;
-    expect(limits).toHaveLength(1);
-    await jest.advanceTimersByTimeAsync(SWEEP_MS + 1);
-    await poller.settled;
-    expect(limits).toHaveLength(2);
-    poller.halt();
+  it('sleeps until the backstop sweep when nothing is due (the first one spread over the interval), then claims again', async () => {
+    // The first sweep after start comes at random() x the interval: 0.5 puts it at 30 s.
+    jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      const { poller, limits } = setUp([reply(0), reply(0)]);
+      poller.start();
+      await poller.settled;
+      expect(limits).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(SWEEP_MS / 2 - 10);
+      expect(limits).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(20);
+      await poller.settled;
+      expect(limits).toHaveLength(2);
+      poller.halt();
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 
   it('parks without claiming when its worker has no capacity, and counts as current meanwhile', async () => {
