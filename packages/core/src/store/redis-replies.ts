@@ -1,4 +1,3 @@
-import { FEW_BUCKETS } from '../commands/index.js';
 import type { CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { RedisReplyError } from './redis-reply.error.js';
@@ -18,14 +17,6 @@ export type ScriptArg = string | number;
 export const STATES: Record<number, TimeoutState> = { 1: 'pending', 2: 'firing', 3: 'dead' };
 export const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created', 1: 'replaced', 2: 'replaced_firing', 3: 'kept', 4: 'kept_firing' };
 export const CANCEL_RESULTS: Record<number, CancelResult> = { 0: 'not_found', 1: 'cancelled', 2: 'firing' };
-
-/** `FEW_BUCKETS` bucket numbers: the given ones (at most that many), then repeats of the first (bucket 0 when none). */
-export function padBuckets(buckets: readonly number[]): number[] {
-  const padded = buckets.slice(0, FEW_BUCKETS);
-  const filler = padded[0] ?? 0;
-  while (padded.length < FEW_BUCKETS) padded.push(filler);
-  return padded;
-}
 
 const STATE_CODES: Record<TimeoutState, number> = { pending: 1, firing: 2, dead: 3 };
 

@@ -5,11 +5,14 @@ import { RedisUnavailableError } from './redis-unavailable.error.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
-import { bucketOf, DATA_BUCKETS } from './slot-of.js';
+import { DATA_BUCKETS } from './slot-of.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
 import { WakeSubscriber } from './wake-subscriber.js';
+import { ClaimHints } from './claim-hints.js';
+import { bucketKeys, padBuckets } from './bucket-keys.js';
+import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
 import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
 import { SlotLockedError } from './slot-locked.error.js';
 import { SlotMovedError } from './slot-moved.error.js';
@@ -50,7 +53,6 @@ import {
   entryArgs,
   flags,
   mapCode,
-  padBuckets,
   parseLayout,
   routingError,
   SCHEDULE_OUTCOMES,
@@ -92,15 +94,6 @@ const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 
 type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
 
-interface PendingSchedule {
-  id: string;
-  entry: StoreScheduleEntry;
-  /** Set on the items of one `scheduleMany` call: they travel in one script call, never split. */
-  unit?: object;
-  resolve: (result: { outcome: ScheduleOutcome; dueAt: number }) => void;
-  reject: (error: unknown) => void;
-}
-
 /** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
 const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
 
@@ -127,13 +120,8 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
   private readonly subscribers = new Set<WakeSubscriber>();
   private readonly deadlines: CallDeadlines;
-  private readonly scheduleBatches = new Map<string, { slot: SlotRef; entries: PendingSchedule[] }>();
-  /**
-   * Per slot (`topic\0slot`): the buckets of the next due ids, as the slot's last claim reported
-   * them; the next claim passes only those keys. Absent after a full batch (a backlog) or before the
-   * first claim: the next claim passes every bucket.
-   */
-  private readonly claimHints = new Map<string, number[]>();
+  private readonly schedules = new ScheduleCoalescer((slot, entries) => this.runScheduleBatch(slot, entries), SCHEDULE_BATCH);
+  private readonly claimHints = new ClaimHints();
   private initialised: Promise<void> | undefined;
   private readyWait: Promise<void> | undefined;
   private closed = false;
@@ -201,16 +189,7 @@ export class RedisTimeoutStore implements TimeoutStore {
    */
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
     if (this.closed) return Promise.reject(new StoreClosedError(redisStoreMessages.closed()));
-    return new Promise((resolve, reject) => {
-      const batchKey = scheduleBatchKey(slot);
-      let batch = this.scheduleBatches.get(batchKey);
-      if (!batch) {
-        batch = { slot, entries: [] };
-        this.scheduleBatches.set(batchKey, batch);
-        if (this.scheduleBatches.size === 1) process.nextTick(() => this.flushSchedules());
-      }
-      batch.entries.push({ id, entry, resolve, reject });
-    });
+    return this.schedules.add(slot, id, entry);
   }
 
   /**
@@ -220,18 +199,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
     if (items.length === 0) return [];
     this.assertOpen();
-    const unit = {};
-    const batchKey = scheduleBatchKey(slot);
-    let batch = this.scheduleBatches.get(batchKey);
-    if (!batch) {
-      batch = { slot, entries: [] };
-      this.scheduleBatches.set(batchKey, batch);
-      if (this.scheduleBatches.size === 1) process.nextTick(() => this.flushSchedules());
-    }
-    const queued = batch;
-    const settled = await Promise.allSettled(
-      items.map(({ id, entry }) => new Promise<StoreScheduleOutcome>((resolve, reject) => queued.entries.push({ id, entry, unit, resolve, reject }))),
-    );
+    const settled = await this.schedules.addUnit(slot, items);
     return settled.map((result) => {
       if (result.status === 'fulfilled') return result.value;
       // A refusal of one item by a slot migration is that item's result; anything else failed the whole call.
@@ -243,69 +211,26 @@ export class RedisTimeoutStore implements TimeoutStore {
   /** Cancels the ids in one script call (however many), after the slot's schedules of this tick. */
   async cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]> {
     if (ids.length === 0) return [];
-    this.flushSlot(slot);
+    this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const buckets = ids.map((id) => bucketOf(id));
-    const distinct = [...new Set(buckets)];
-    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
-    const scriptKeys = [keys.due, keys.lease, keys.layout, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    const buckets = bucketKeys(ids, keys.buckets, 3);
+    const scriptKeys = [keys.due, keys.lease, keys.layout, ...buckets.keys];
     const args: ScriptArg[] = [slot.slots ?? 0];
-    ids.forEach((id, i) => args.push(id, 4 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!)));
-    const reply = await this.interactive('cancelMany', () => this.run(chosen ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
+    ids.forEach((id, i) => args.push(id, buckets.keyIndex(i)));
+    const reply = await this.interactive('cancelMany', () => this.run(buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
     return reply.map((code: unknown) => (typeof code === 'string' ? routingError(new Error(code)) : undefined) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
   }
 
-  private flushSchedules(): void {
-    const batches = [...this.scheduleBatches.values()];
-    this.scheduleBatches.clear();
-    for (const batch of batches) this.sendScheduleBatch(batch);
-  }
-
-  /**
-   * Sends the schedules of `slot` still waiting for the end of the tick, before a call on one of
-   * its ids goes out: one connection delivers commands in the order they are sent, so calls on one
-   * id take effect in the order they were made (`schedule` then `cancel` cancels it).
-   */
-  private flushSlot(slot: SlotRef): void {
-    const batchKey = scheduleBatchKey(slot);
-    const batch = this.scheduleBatches.get(batchKey);
-    if (!batch) return;
-    this.scheduleBatches.delete(batchKey);
-    this.sendScheduleBatch(batch);
-  }
-
-  private sendScheduleBatch(batch: { slot: SlotRef; entries: PendingSchedule[] }): void {
-    const send = (entries: PendingSchedule[]) =>
-      this.runScheduleBatch(batch.slot, entries).catch((error: unknown) => {
-        for (const pending of entries) pending.reject(error);
-      });
-    // Chunks of `SCHEDULE_BATCH`, except that the items of one `scheduleMany` call stay together.
-    let chunk: PendingSchedule[] = [];
-    for (const pending of batch.entries) {
-      const sameUnit = pending.unit !== undefined && chunk.at(-1)?.unit === pending.unit;
-      if (chunk.length >= SCHEDULE_BATCH && !sameUnit) {
-        void send(chunk);
-        chunk = [];
-      }
-      chunk.push(pending);
-    }
-    if (chunk.length > 0) void send(chunk);
-  }
-
   private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    // The buckets of the entries (padded, `scheduleFew`) when they are few, else every bucket (a
-    // fixed key count either way, see commands/index.ts); each entry names its own by its 1-based
-    // index in KEYS, so the script does not hash the id again.
-    const buckets = entries.map(({ id }) => bucketOf(id));
-    const distinct = [...new Set(buckets)];
-    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
-    const script = chosen ? 'scheduleFew' : 'schedule';
-    const scriptKeys = [keys.due, keys.lease, keys.dead, keys.layout, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    // Each entry names its data bucket by its index in KEYS (see bucket-keys.ts).
+    const buckets = bucketKeys(entries.map(({ id }) => id), keys.buckets, 4);
+    const script = buckets.few ? 'scheduleFew' : 'schedule';
+    const scriptKeys = [keys.due, keys.lease, keys.dead, keys.layout, ...buckets.keys];
     const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0];
     entries.forEach(({ id, entry }, i) => {
-      const keyIndex = 5 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!);
+      const keyIndex = buckets.keyIndex(i);
       const mode = entry.ifExists === undefined ? '' : IF_EXISTS_CODES[entry.ifExists];
       if (entry.at === undefined) args.push(id, keyIndex, mode === '' ? 'd' : `d${mode}`, Math.round(entry.delayMs ?? 0), entry.payload);
       else args.push(id, keyIndex, mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload);
@@ -314,10 +239,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
     // A timeout scheduled here may be the slot's next due one: let the next claim pass its bucket
     // too while there is room (a claim that lacks a bucket is only made again with every bucket).
-    const hint = this.claimHints.get(`${slot.topic}\u0000${slot.slot}`);
-    if (hint) {
-      for (const bucket of distinct) if (hint.length < FEW_BUCKETS && !hint.includes(bucket)) hint.push(bucket);
-    }
+    this.claimHints.widen(slot, buckets.distinct, FEW_BUCKETS);
     await this.barrier?.confirm('schedule');
     entries.forEach((pending, i) => {
       const code = reply[2 * i];
@@ -329,7 +251,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
-    this.flushSlot(slot);
+    this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const reply = await this.interactive('cancel', () =>
       this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
@@ -340,7 +262,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
-    this.flushSlot(slot);
+    this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const reply = await this.interactive('get', () =>
       this.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
@@ -368,7 +290,6 @@ export class RedisTimeoutStore implements TimeoutStore {
    */
   async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const hintKey = `${slot.topic}\u0000${slot.slot}`;
     const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
     const args: ScriptArg[] = [
       take,
@@ -382,7 +303,7 @@ export class RedisTimeoutStore implements TimeoutStore {
       Math.random(),
     ];
     const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout];
-    const hint = this.claimHints.get(hintKey);
+    const hint = this.claimHints.get(slot);
     let reply: unknown = 0;
     if (hint !== undefined) {
       const chosen = padBuckets(hint);
@@ -391,8 +312,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     if (reply === 0) reply = await this.run('claim', [...fixed, ...keys.buckets], args);
     const result = decodeClaim(reply);
     // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
-    if (take > 0 && result.claimed.length >= take) this.claimHints.delete(hintKey);
-    else this.claimHints.set(hintKey, ((reply as unknown[])[4] as unknown[]).map(Number));
+    this.claimHints.set(slot, take > 0 && result.claimed.length >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
     return result;
   }
 
@@ -406,13 +326,10 @@ export class RedisTimeoutStore implements TimeoutStore {
   async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
     if (entries.length === 0) return [];
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const buckets = entries.map(({ id }) => bucketOf(id));
-    const distinct = [...new Set(buckets)];
-    const chosen = distinct.length <= FEW_BUCKETS ? padBuckets(distinct) : undefined;
-    const scriptKeys = [keys.lease, keys.fwd, ...(chosen ? chosen.map((bucket) => keys.buckets[bucket]!) : keys.buckets)];
+    const buckets = bucketKeys(entries.map(({ id }) => id), keys.buckets, 2);
     const args: ScriptArg[] = [];
-    entries.forEach(({ id, fencingToken, leaseMs }, i) => args.push(id, fencingToken, Math.max(1, Math.round(leaseMs)), 3 + (chosen ? chosen.indexOf(buckets[i]!) : buckets[i]!)));
-    const reply = await this.run(chosen ? 'renewLeasesFew' : 'renewLeases', scriptKeys, args);
+    entries.forEach(({ id, fencingToken, leaseMs }, i) => args.push(id, fencingToken, Math.max(1, Math.round(leaseMs)), buckets.keyIndex(i)));
+    const reply = await this.run(buckets.few ? 'renewLeasesFew' : 'renewLeases', [keys.lease, keys.fwd, ...buckets.keys], args);
     if (!Array.isArray(reply) || reply.length !== entries.length) throw unexpected('renewLeases', reply);
     return reply.map((code: unknown): RenewResult => {
       if (code === 0) return 'stale';
@@ -429,18 +346,10 @@ export class RedisTimeoutStore implements TimeoutStore {
     const results: AckResult[] = [];
     for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
       const batch = entries.slice(start, start + ENTRY_BATCH);
-      const buckets = batch.map((entry) => bucketOf(entry.id));
-      const distinct = [...new Set(buckets)];
+      const buckets = bucketKeys(batch.map((entry) => entry.id), keys.buckets, 2);
       const args: ScriptArg[] = [];
-      let reply: unknown;
-      if (distinct.length <= FEW_BUCKETS) {
-        const chosen = padBuckets(distinct);
-        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 3 + chosen.indexOf(buckets[i]!)));
-        reply = await this.run('ackManyFew', [keys.lease, keys.fwd, ...chosen.map((bucket) => keys.buckets[bucket]!)], args);
-      } else {
-        batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, 3 + buckets[i]!));
-        reply = await this.run('ackMany', [keys.lease, keys.fwd, ...keys.buckets], args);
-      }
+      batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, buckets.keyIndex(i)));
+      const reply = await this.run(buckets.few ? 'ackManyFew' : 'ackMany', [keys.lease, keys.fwd, ...buckets.keys], args);
       if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
       for (const code of reply) results.push(ackResult(code, 'ackMany'));
     }
@@ -525,7 +434,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
-    this.flushSlot(slot);
+    this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const replayBatch = (batch: readonly string[]) =>
       this.interactive('replayDead', () =>
@@ -541,7 +450,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
-    this.flushSlot(slot);
+    this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const purgeBatch = (batch: readonly string[]) =>
       this.interactive('purgeDead', () => this.run('deadPurge', [keys.dead, keys.layout, ...keys.buckets], [DEAD_BATCH, slot.slots ?? 0, ...batch])).then((reply) =>
@@ -853,11 +762,6 @@ export class RedisTimeoutStore implements TimeoutStore {
   private assertOpen(): void {
     if (this.closed) throw new StoreClosedError(redisStoreMessages.closed());
   }
-}
-
-/** Where a batch of schedules waits for the end of the tick: one batch per slot and routing layout. */
-function scheduleBatchKey(slot: SlotRef): string {
-  return `${slot.topic}\u0000${slot.slot}\u0000${slot.slots ?? 0}`;
 }
 
 function errorText(error: unknown): string {

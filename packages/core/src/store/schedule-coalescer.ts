@@ -1,0 +1,99 @@
+import type { ScheduleOutcome } from '../types.js';
+import type { SlotRef, StoreScheduleEntry, StoreScheduleItem } from './timeout-store.js';
+
+/** One schedule waiting for the end of the tick, and how to settle its caller. */
+export interface PendingSchedule {
+  id: string;
+  entry: StoreScheduleEntry;
+  /** Set on the items of one `scheduleMany` call: they travel in one script call, never split. */
+  unit?: object;
+  resolve: (result: { outcome: ScheduleOutcome; dueAt: number }) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Batch {
+  slot: SlotRef;
+  entries: PendingSchedule[];
+}
+
+/**
+ * The Redis store's schedule side of what `engine/ack-batcher.ts` does for acks: the schedules made
+ * in one tick for one slot (and routing layout) travel as script calls of up to `maxPerCall`
+ * entries, sent at the end of the tick, or at once when another call on the slot must not overtake
+ * them (`flushSlot`). The items of one `scheduleMany` call are never split over two calls.
+ */
+export class ScheduleCoalescer {
+  private readonly batches = new Map<string, Batch>();
+
+  constructor(
+    /** Runs one script call for `entries` and settles each of them (rejecting it is the caller's failure). */
+    private readonly run: (slot: SlotRef, entries: readonly PendingSchedule[]) => Promise<void>,
+    private readonly maxPerCall: number,
+  ) {}
+
+  /** Queues one schedule; settles when its call came back. */
+  add(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
+    return new Promise((resolve, reject) => this.batchOf(slot).entries.push({ id, entry, resolve, reject }));
+  }
+
+  /** Queues the items of one `scheduleMany` call, kept together; settles with each item's result. */
+  addUnit(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<PromiseSettledResult<{ outcome: ScheduleOutcome; dueAt: number }>[]> {
+    const unit = {};
+    const batch = this.batchOf(slot);
+    return Promise.allSettled(
+      items.map(({ id, entry }) => new Promise<{ outcome: ScheduleOutcome; dueAt: number }>((resolve, reject) => batch.entries.push({ id, entry, unit, resolve, reject }))),
+    );
+  }
+
+  /**
+   * Sends the schedules of `slot` still waiting for the end of the tick, before a call on one of
+   * its ids goes out: one connection delivers commands in the order they are sent, so calls on one
+   * id take effect in the order they were made (`schedule` then `cancel` cancels it).
+   */
+  flushSlot(slot: SlotRef): void {
+    const key = batchKey(slot);
+    const batch = this.batches.get(key);
+    if (!batch) return;
+    this.batches.delete(key);
+    this.send(batch);
+  }
+
+  private batchOf(slot: SlotRef): Batch {
+    const key = batchKey(slot);
+    let batch = this.batches.get(key);
+    if (!batch) {
+      batch = { slot, entries: [] };
+      this.batches.set(key, batch);
+      if (this.batches.size === 1) process.nextTick(() => this.flushAll());
+    }
+    return batch;
+  }
+
+  private flushAll(): void {
+    const batches = [...this.batches.values()];
+    this.batches.clear();
+    for (const batch of batches) this.send(batch);
+  }
+
+  private send(batch: Batch): void {
+    const call = (entries: PendingSchedule[]) =>
+      this.run(batch.slot, entries).catch((error: unknown) => {
+        for (const pending of entries) pending.reject(error);
+      });
+    let chunk: PendingSchedule[] = [];
+    for (const pending of batch.entries) {
+      const sameUnit = pending.unit !== undefined && chunk.at(-1)?.unit === pending.unit;
+      if (chunk.length >= this.maxPerCall && !sameUnit) {
+        void call(chunk);
+        chunk = [];
+      }
+      chunk.push(pending);
+    }
+    if (chunk.length > 0) void call(chunk);
+  }
+}
+
+/** Where a batch of schedules waits for the end of the tick: one batch per slot and routing layout. */
+function batchKey(slot: SlotRef): string {
+  return `${slot.topic}\u0000${slot.slot}\u0000${slot.slots ?? 0}`;
+}
