@@ -7,6 +7,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { redisSentinelCommand } from './binary.js';
 import { freePort } from './free-port.js';
 import { RedisServer } from './redis-server.js';
+import { TestClients } from './test-clients.js';
 
 /** Options of `RedisSentinelGroup.start`. */
 export interface RedisSentinelGroupOptions {
@@ -153,7 +154,7 @@ export class SentinelProcess {
  * change with a failover, so ask `primary()` for the current one.
  */
 export class RedisSentinelGroup {
-  private readonly clients = new Set<Redis>();
+  private readonly clients = new TestClients();
 
   private constructor(
     /** Master name the sentinels know the primary by (ioredis `name`). */
@@ -252,19 +253,12 @@ export class RedisSentinelGroup {
 
   /** A new ioredis client of the current primary through the sentinels; `stop` closes it. */
   client(options: RedisOptions = {}): Redis {
-    const client = new Redis({ ...this.connectionOptions(), ...options });
-    client.on('error', () => {
-      // faults are injected on purpose; tests observe them through their own calls
-    });
-    this.clients.add(client);
-    client.once('end', () => this.clients.delete(client));
-    return client;
+    return this.clients.open({ ...this.connectionOptions(), ...options });
   }
 
   /** Stops the sentinels and servers and deletes their data. Idempotent. */
   async stop(): Promise<void> {
-    for (const client of this.clients) client.disconnect();
-    this.clients.clear();
+    this.clients.disconnectAll();
     await Promise.all(this.sentinelProcesses.map((sentinel) => sentinel.stop()));
     await Promise.all(this.servers.map((server) => server.stop()));
   }

@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { RedisInstance } from 'redis-memory-server';
 import { redisServerBinary } from './binary.js';
 import { freePort } from './free-port.js';
+import { TestClients } from './test-clients.js';
 
 /** How many ports `start` tries when the one it picked was taken before the server bound it. */
 export const PORT_ATTEMPTS = 5;
@@ -74,7 +75,7 @@ export class RedisServer {
   private instance: RedisInstance | undefined;
   private child: ChildProcess | undefined;
   private paused = false;
-  private readonly clients = new Set<Redis>();
+  private readonly clients = new TestClients();
 
   private constructor(
     /** Port the server listens on (TLS port when `tls` is set). */
@@ -131,13 +132,7 @@ export class RedisServer {
 
   /** A new ioredis client of this server; `stop` closes it. */
   client(options: RedisOptions = {}): Redis {
-    const client = new Redis({ ...this.connectionOptions(), ...options });
-    client.on('error', () => {
-      // faults are the point of these servers: a test observes errors through its own calls
-    });
-    this.clients.add(client);
-    client.once('end', () => this.clients.delete(client));
-    return client;
+    return this.clients.open({ ...this.connectionOptions(), ...options });
   }
 
   /** SIGKILL: the server dies at once, without writing anything more. */
@@ -172,8 +167,7 @@ export class RedisServer {
 
   /** Stops the server, closes the clients made by `client`, deletes the data directory. Idempotent. */
   async stop(): Promise<void> {
-    for (const client of this.clients) client.disconnect();
-    this.clients.clear();
+    this.clients.disconnectAll();
     if (this.running) await this.signal('SIGKILL');
     rmSync(this.dir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { bucketOf } from '../src/store/slot-of.js';
 import type { SlotRef, StoreScheduleItem, TimeoutStore } from '../src/store/timeout-store.js';
-import type { StoreContractContext } from './timeout-store.contract.js';
+import { storeContractFrame, type StoreContractContext } from './timeout-store.contract.js';
 
 const LONG = 60_000;
 
@@ -21,19 +21,10 @@ function idsInDistinctBuckets(count: number, prefix: string): string[] {
  */
 export function describeBulkCallsContract(name: string, makeContext: () => Promise<StoreContractContext>): void {
   describe(`TimeoutStore contract, bulk calls: ${name}`, () => {
-    let context: StoreContractContext;
     let store: TimeoutStore;
     const slot: SlotRef = { topic: 'payment', slot: 9 };
 
-    beforeEach(async () => {
-      context = await makeContext();
-      store = context.store;
-      await store.init([{ name: 'payment', slots: 16 }]);
-    });
-
-    afterEach(async () => {
-      await context.dispose();
-    });
+    storeContractFrame(makeContext, (made) => (store = made.store));
 
     it('schedules many in order, one result per item, an id given twice seen by its later item', async () => {
       const now = await store.now();

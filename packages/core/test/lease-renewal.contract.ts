@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { bucketOf } from '../src/store/slot-of.js';
 import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
-import type { StoreContractContext } from './timeout-store.contract.js';
+import { storeContractFrame, type StoreContractContext } from './timeout-store.contract.js';
 
 const LONG = 60_000;
 /** A lease that ends within the test; long enough that a loaded machine does not outrun it. */
@@ -21,14 +21,9 @@ export function describeLeaseRenewalContract(name: string, makeContext: () => Pr
     const slot: SlotRef = { topic: 'payment', slot: 11 };
     const retryAtOnce = { maxAttempts: 16, backoff: { baseMs: 0, capMs: 0 } };
 
-    beforeEach(async () => {
-      context = await makeContext();
-      store = context.store;
-      await store.init([{ name: 'payment', slots: 16 }]);
-    });
-
-    afterEach(async () => {
-      await context.dispose();
+    storeContractFrame(makeContext, (made) => {
+      context = made;
+      store = made.store;
     });
 
     async function claimDue(ids: readonly string[], leaseMs: number) {

@@ -1,6 +1,6 @@
 /// <reference types="jest" />
 import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
-import type { StoreContractContext } from './timeout-store.contract.js';
+import { storeContractFrame, type StoreContractContext } from './timeout-store.contract.js';
 
 const LONG = 60_000;
 
@@ -11,19 +11,10 @@ const LONG = 60_000;
  */
 export function describeScheduleModesContract(name: string, makeContext: () => Promise<StoreContractContext>): void {
   describe(`TimeoutStore contract, schedule modes: ${name}`, () => {
-    let context: StoreContractContext;
     let store: TimeoutStore;
     const slot: SlotRef = { topic: 'payment', slot: 6 };
 
-    beforeEach(async () => {
-      context = await makeContext();
-      store = context.store;
-      await store.init([{ name: 'payment', slots: 16 }]);
-    });
-
-    afterEach(async () => {
-      await context.dispose();
-    });
+    storeContractFrame(makeContext, (made) => (store = made.store));
 
     /** Schedules `id` due already and claims it: returns the running delivery. */
     async function firing(id: string, payload = '"running"') {

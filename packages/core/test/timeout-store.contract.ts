@@ -42,6 +42,26 @@ function idsInBuckets(count: number): { id: string; bucket: number }[] {
 }
 
 /**
+ * The frame of a contract suite: before each test a fresh context from `makeContext` whose store
+ * knows `topics` (handed to `use`), disposed after it.
+ */
+export function storeContractFrame(
+  makeContext: () => Promise<StoreContractContext>,
+  use: (context: StoreContractContext) => void,
+  topics: { name: string; slots: number }[] = [{ name: 'payment', slots: 16 }],
+): void {
+  let context: StoreContractContext | undefined;
+  beforeEach(async () => {
+    context = await makeContext();
+    use(context);
+    await context.store.init(topics);
+  });
+  afterEach(async () => {
+    await context?.dispose();
+  });
+}
+
+/**
  * The behaviour every `TimeoutStore` must have, as a Jest suite. Call it from a spec file with a
  * factory of fresh stores; it declares its own `describe`. Lease and delay values are tens of
  * milliseconds so it runs quickly against a real Redis.
@@ -56,15 +76,14 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
     const slot: SlotRef = { topic: 'payment', slot: 3 };
     const otherSlot: SlotRef = { topic: 'payment', slot: 5 };
 
-    beforeEach(async () => {
-      context = await makeContext();
-      store = context.store;
-      await store.init([{ name: 'payment', slots: 16 }, { name: 'ride', slots: 1 }]);
-    });
-
-    afterEach(async () => {
-      await context.dispose();
-    });
+    storeContractFrame(
+      makeContext,
+      (made) => {
+        context = made;
+        store = made.store;
+      },
+      [{ name: 'payment', slots: 16 }, { name: 'ride', slots: 1 }],
+    );
 
     /** Schedules `id` due already (absolute time in the past) and returns its due time. */
     async function scheduleDue(id: string, payload = '{"n":1}', at?: number): Promise<number> {
