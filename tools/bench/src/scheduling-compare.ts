@@ -1,4 +1,5 @@
 import { DurableTimeouts } from '@durable-timeout/core';
+import { HarnessError } from '@durable-timeout/redis-testing';
 import { Queue } from 'bullmq';
 import { BENCH_TOPIC, engineOptions } from './systems/engine.system.js';
 import { inPool, type RedisTarget } from './systems/system.js';
@@ -38,76 +39,81 @@ const METHODS: Method[] = [
   {
     system: 'durable-timeout',
     method: 'schedule()',
-    async run(target, prefix, count, measure) {
-      const timeouts = new DurableTimeouts(engineOptions(target, prefix));
-      try {
+    run: (target, prefix, count, measure) =>
+      withEngine(target, prefix, async (timeouts) => {
         await timeouts.schedule(BENCH_TOPIC, 'warm-up', { delayMs: AHEAD_MS });
         await measure(() => inPool(count, SINGLES_IN_FLIGHT, (i) => timeouts.schedule(BENCH_TOPIC, timeoutId(i), { delayMs: AHEAD_MS, payload: PAYLOAD })));
-      } finally {
-        await timeouts.stop({ drainMs: 0 });
-      }
-    },
+      }),
   },
   {
     system: 'durable-timeout',
     method: 'scheduleMany()',
-    async run(target, prefix, count, measure) {
-      const timeouts = new DurableTimeouts(engineOptions(target, prefix));
-      try {
+    run: (target, prefix, count, measure) =>
+      withEngine(target, prefix, async (timeouts) => {
         await timeouts.scheduleMany(BENCH_TOPIC, [{ id: 'warm-up', delayMs: AHEAD_MS }]);
         await measure(() =>
-          inPool(Math.ceil(count / BULK_SIZE), BULKS_IN_FLIGHT, async (chunk) => {
-            const items = [];
-            for (let i = chunk * BULK_SIZE; i < Math.min(count, (chunk + 1) * BULK_SIZE); i++) items.push({ id: timeoutId(i), delayMs: AHEAD_MS, payload: PAYLOAD });
-            const results = await timeouts.scheduleMany(BENCH_TOPIC, items);
+          inBulks(count, async (indexes) => {
+            const results = await timeouts.scheduleMany(
+              BENCH_TOPIC,
+              indexes.map((i) => ({ id: timeoutId(i), delayMs: AHEAD_MS, payload: PAYLOAD })),
+            );
             const failed = results.find((result) => !result.ok);
             if (failed && !failed.ok) throw failed.error;
           }),
         );
-      } finally {
-        await timeouts.stop({ drainMs: 0 });
-      }
-    },
+      }),
   },
   {
     system: 'bullmq',
     method: 'add()',
-    async run(target, prefix, count, measure) {
-      const queue = bullQueue(target, prefix);
-      try {
-        await queue.waitUntilReady();
-        await measure(() => inPool(count, SINGLES_IN_FLIGHT, (i) => queue.add('timeout', PAYLOAD, { jobId: timeoutId(i), delay: AHEAD_MS, removeOnComplete: true })));
-      } finally {
-        await queue.close();
-      }
-    },
+    run: (target, prefix, count, measure) =>
+      withQueue(target, prefix, (queue) =>
+        measure(() => inPool(count, SINGLES_IN_FLIGHT, (i) => queue.add('timeout', PAYLOAD, { jobId: timeoutId(i), delay: AHEAD_MS, removeOnComplete: true }))),
+      ),
   },
   {
     system: 'bullmq',
     method: 'addBulk()',
-    async run(target, prefix, count, measure) {
-      const queue = bullQueue(target, prefix);
-      try {
-        await queue.waitUntilReady();
-        await measure(() =>
-          inPool(Math.ceil(count / BULK_SIZE), BULKS_IN_FLIGHT, async (chunk) => {
-            const jobs = [];
-            for (let i = chunk * BULK_SIZE; i < Math.min(count, (chunk + 1) * BULK_SIZE); i++) {
-              jobs.push({ name: 'timeout', data: PAYLOAD, opts: { jobId: timeoutId(i), delay: AHEAD_MS, removeOnComplete: true } });
-            }
-            await queue.addBulk(jobs);
+    run: (target, prefix, count, measure) =>
+      withQueue(target, prefix, (queue) =>
+        measure(() =>
+          inBulks(count, async (indexes) => {
+            await queue.addBulk(indexes.map((i) => ({ name: 'timeout', data: PAYLOAD, opts: { jobId: timeoutId(i), delay: AHEAD_MS, removeOnComplete: true } })));
           }),
-        );
-      } finally {
-        await queue.close();
-      }
-    },
+        ),
+      ),
   },
 ];
 
-function bullQueue(target: RedisTarget, prefix: string): Queue {
-  if (target.kind !== 'single') throw new Error('the scheduling comparison runs on one Redis server');
-  return new Queue('bench', { connection: { host: target.host, port: target.port, maxRetriesPerRequest: null }, prefix });
+/** Runs `work` with a fresh engine, stopped afterwards whatever happens. */
+async function withEngine(target: RedisTarget, prefix: string, work: (timeouts: DurableTimeouts) => Promise<void>): Promise<void> {
+  const timeouts = new DurableTimeouts(engineOptions(target, prefix));
+  try {
+    await work(timeouts);
+  } finally {
+    await timeouts.stop({ drainMs: 0 });
+  }
+}
+
+/** Runs `work` with a fresh, ready BullMQ queue, closed afterwards whatever happens. */
+async function withQueue(target: RedisTarget, prefix: string, work: (queue: Queue) => Promise<void>): Promise<void> {
+  if (target.kind !== 'single') throw new HarnessError('environment', 'the scheduling comparison runs on one Redis server');
+  const queue = new Queue('bench', { connection: { host: target.host, port: target.port, maxRetriesPerRequest: null }, prefix });
+  try {
+    await queue.waitUntilReady();
+    await work(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+/** The `count` timeout indexes in bulk calls of `BULK_SIZE`, `BULKS_IN_FLIGHT` at a time (the same for both systems). */
+function inBulks(count: number, call: (indexes: number[]) => Promise<void>): Promise<void> {
+  return inPool(Math.ceil(count / BULK_SIZE), BULKS_IN_FLIGHT, (chunk) => {
+    const indexes: number[] = [];
+    for (let i = chunk * BULK_SIZE; i < Math.min(count, (chunk + 1) * BULK_SIZE); i++) indexes.push(i);
+    return call(indexes);
+  });
 }
 
 /**

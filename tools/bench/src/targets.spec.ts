@@ -1,26 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import type { BenchReport, RunResult } from './report.js';
+import { failedRun, type BenchReport, type RunResult } from './report.js';
 import { evaluateTargets } from './targets.js';
 
+/** A run of `system` on `workload` with only `figures` measured (the rest as a run that measured nothing). */
 function run(system: string, workload: string, figures: Partial<RunResult>): RunResult {
-  return {
-    system,
-    workload,
-    schedulePerSec: null,
-    firedPerSec: null,
-    lateness: null,
-    bytesPerPending: null,
-    redisCommandsPerFired: null,
-    fired: 0,
-    expected: 0,
-    duplicates: 0,
-    workerCpuUsPerFired: null,
-    redisCpuUsPerFired: null,
-    commandMix: '',
-    netInPerFired: null,
-    netOutPerFired: null,
-    ...figures,
-  };
+  return { ...failedRun(system, { name: workload, count: 0 }), ...figures };
 }
 
 const late = (p99: number) => ({ p50: 0, p99, max: p99 });
