@@ -6,7 +6,7 @@ import { RedisServer } from '@durable-timeout/redis-testing';
 import { parseOptions } from './cli-options.js';
 import { killAll } from './harness/processes.js';
 import { formatTable, jsonReport, testCounts } from './harness/report.js';
-import type { RunContext, ScenarioResult } from './harness/rig.js';
+import { uncountedResult, type RunContext, type ScenarioResult } from './harness/rig.js';
 import { ON_REQUEST, SCENARIOS } from './scenarios/index.js';
 
 let options;
@@ -36,18 +36,7 @@ for (const scenario of selected) {
   try {
     result = await scenario.run(context);
   } catch (error) {
-    result = {
-      name: scenario.name,
-      scheduled: 0,
-      lost: 0,
-      duplicateEffects: 0,
-      duplicateDeliveries: 0,
-      maxLatenessMs: 0,
-      boundMs: null,
-      pass: false,
-      failures: [`the scenario crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
-      notes: [],
-    };
+    result = uncountedResult(scenario.name, [`the scenario crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`]);
   }
   result.notes.push(`ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   results.push(result);
