@@ -1,7 +1,8 @@
 /// <reference types="jest" />
 import { bucketOf } from '../src/store/slot-of.js';
 import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
-import { storeContractFrame, type StoreContractContext } from './timeout-store.contract.js';
+import { storeContractFrame } from './contract-frame.js';
+import type { StoreContractContext } from './timeout-store.contract.js';
 
 const LONG = 60_000;
 /** A lease that ends within the test; long enough that a loaded machine does not outrun it. */

@@ -1,6 +1,7 @@
 /// <reference types="jest" />
 import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
-import { storeContractFrame, type StoreContractContext } from './timeout-store.contract.js';
+import { storeContractFrame } from './contract-frame.js';
+import type { StoreContractContext } from './timeout-store.contract.js';
 
 const LONG = 60_000;
 

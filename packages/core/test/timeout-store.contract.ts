@@ -3,6 +3,7 @@ import type { LeaseExpiryPolicy, SlotRef, TimeoutStore } from '../src/store/time
 import { LEASE_EXPIRED_ERROR } from '../src/store/stored-error.js';
 import { bucketOf } from '../src/store/slot-of.js';
 import { waitUntil } from '@durable-timeout/redis-testing';
+import { storeContractFrame } from './contract-frame.js';
 import { describeScheduleModesContract } from './schedule-modes.contract.js';
 import { describeBulkCallsContract } from './bulk-calls.contract.js';
 import { describeLeaseRenewalContract } from './lease-renewal.contract.js';
@@ -38,26 +39,6 @@ function idsInBuckets(count: number): { id: string; bucket: number }[] {
   return Array.from({ length: count }, (_, i) => {
     const bucket = buckets[i * 4]!;
     return { id: byBucket.get(bucket)!, bucket };
-  });
-}
-
-/**
- * The frame of a contract suite: before each test a fresh context from `makeContext` whose store
- * knows `topics` (handed to `use`), disposed after it.
- */
-export function storeContractFrame(
-  makeContext: () => Promise<StoreContractContext>,
-  use: (context: StoreContractContext) => void,
-  topics: { name: string; slots: number }[] = [{ name: 'payment', slots: 16 }],
-): void {
-  let context: StoreContractContext | undefined;
-  beforeEach(async () => {
-    context = await makeContext();
-    use(context);
-    await context.store.init(topics);
-  });
-  afterEach(async () => {
-    await context?.dispose();
   });
 }
 
