@@ -11,11 +11,10 @@ import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
 import { WakeSubscriber } from './wake-subscriber.js';
 import { ClaimHints } from './claim-hints.js';
+import { itemResults } from './item-results.js';
 import { bucketKeys, padBuckets } from './bucket-keys.js';
 import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
 import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
-import { SlotLockedError } from './slot-locked.error.js';
-import { SlotMovedError } from './slot-moved.error.js';
 import { failoverReply, retryDuringFailover } from './failover.js';
 import { ReplicationBarrier, resolveDurability, waitConnection, type DurabilityOptions } from './replication-barrier.js';
 import type {
@@ -199,13 +198,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
     if (items.length === 0) return [];
     this.assertOpen();
-    const settled = await this.schedules.addUnit(slot, items);
-    return settled.map((result) => {
-      if (result.status === 'fulfilled') return result.value;
-      // A refusal of one item by a slot migration is that item's result; anything else failed the whole call.
-      if (result.reason instanceof SlotMovedError || result.reason instanceof SlotLockedError) return result.reason;
-      throw result.reason;
-    });
+    return itemResults(await this.schedules.addUnit(slot, items));
   }
 
   /** Cancels the ids in one script call (however many), after the slot's schedules of this tick. */

@@ -29,8 +29,6 @@ import type {
 } from '../store/timeout-store.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
 import { StoreClosedError } from '../store/store-closed.error.js';
-import { SlotLockedError } from '../store/slot-locked.error.js';
-import { SlotMovedError } from '../store/slot-moved.error.js';
 import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
 import { retryDelayMs } from '../engine/retry-backoff.js';
 import { DEFAULT_LEASE_EXPIRY } from '../validation/options.js';
@@ -38,16 +36,7 @@ import { ManualClock } from './manual-clock.js';
 import { MemorySlotLayouts } from './memory-slot-layouts.js';
 import { bucketOf } from '../store/slot-of.js';
 import { testingMessages } from './testing.messages.js';
-
-/** The results of calls on single ids made together: a slot migration's refusal of one is its result; any other error fails them all. */
-async function perItem<T>(calls: readonly Promise<T>[]): Promise<(T | Error)[]> {
-  const settled = await Promise.allSettled(calls);
-  return settled.map((result) => {
-    if (result.status === 'fulfilled') return result.value;
-    if (result.reason instanceof SlotMovedError || result.reason instanceof SlotLockedError) return result.reason;
-    throw result.reason;
-  });
-}
+import { itemResults } from '../store/item-results.js';
 
 /** Whether a schedule in mode `ifExists` leaves a pending or firing timeout due at `current` as it is (see `ScheduleIfExists`). */
 function keepsExisting(ifExists: ScheduleIfExists | undefined, dueAt: number, current: number): boolean {
@@ -154,11 +143,11 @@ export class MemoryTimeoutStore implements TimeoutStore {
   async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
     // Each call runs to its end before the next starts (no await inside), so the items are applied
     // in order with nothing in between, as one Redis script call would.
-    return perItem(items.map(({ id, entry }) => this.schedule(slot, id, entry)));
+    return itemResults(await Promise.allSettled(items.map(({ id, entry }) => this.schedule(slot, id, entry))));
   }
 
   async cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]> {
-    return perItem(ids.map((id) => this.cancel(slot, id)));
+    return itemResults(await Promise.allSettled(ids.map((id) => this.cancel(slot, id))));
   }
 
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
