@@ -77,7 +77,7 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
   let pageUrl: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`node libs/tooling/ensure-redis.mjs --chromium\` (npm test does), or set CHROMIUM_PATH.`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`node scripts/ensure-tools.mjs chromium\` (npm test does), or set CHROMIUM_PATH.`);
     redis = await RedisServer.start();
     @Module({
       imports: [
