@@ -1,7 +1,8 @@
 // The project's whole test run (`npm test`, after `pretest` made sure of Redis and docker-compose
 // and built every workspace). Prints one closing line `N passed, N failed` summed over the steps:
 //
-//   0. structure: no import cycles in packages/ (dependency-cruiser, .dependency-cruiser.cjs)
+//   0. structure: no import cycles in packages/ (dependency-cruiser, .dependency-cruiser.cjs);
+//      types: the type-level tests of the public API (scripts/type-tests.mjs)
 //   1. Jest on the default Node: unit, e2e (real Redis servers and a cluster), nest11 projects
 //   2. npm pack of the published packages (their prepack: a clean build)
 //   3. Jest `packages` project on the default Node: the tarballs (publint, attw, API reports,
@@ -46,6 +47,11 @@ const steps = [
     name: 'structure: no import cycles in packages/ (dependency-cruiser)',
     command: process.execPath,
     args: [`${root}node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, '--config', `${root}.dependency-cruiser.cjs`, 'packages'],
+  },
+  {
+    name: 'types: type-level tests of the public API (tsc)',
+    command: process.execPath,
+    args: [`${root}scripts/type-tests.mjs`],
   },
   jestStep(`jest: unit, e2e, nest11 (Node ${process.versions.node})`, process.execPath, [
     '--selectProjects',

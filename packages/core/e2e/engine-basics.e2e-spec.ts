@@ -8,9 +8,9 @@ const rig = engineSuite(() => RedisServer.start(), (started) => (server = starte
 
 describe('DurableTimeouts on one Redis server', () => {
   it('schedules, fires once with the payload and acks (the timeout is gone)', async () => {
-    const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics: { payment: { slots: 4 } } });
+    const timeouts = rig.open<{ payment: { amount: number } }>({ connection: server.url, prefix: uniquePrefix(), topics: { payment: { slots: 4 } } });
     const fired: TimeoutEvent<{ amount: number }>[] = [];
-    timeouts.handle<{ amount: number }>('payment', (event) => {
+    timeouts.handle('payment', (event) => {
       fired.push(event);
     });
     await timeouts.start();

@@ -23,6 +23,7 @@ import type {
   TopicSlotStats,
   TopicStats,
 } from './types.js';
+import type { TopicName, TopicPayload } from './typed-topics.js';
 import { DuplicateHandlerError } from './errors/duplicate-handler.error.js';
 import { InvalidDelayError } from './errors/invalid-delay.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
@@ -74,7 +75,7 @@ const MAX_PAGE_DEPTH = 10_000;
  * or ran past `leaseMs`. Make handlers idempotent (guard on the record's status, or on
  * `event.fencingToken`) for an exactly-once effect. See docs/ENGINE.md.
  */
-export class DurableTimeouts<TTopics extends string = string> {
+export class DurableTimeouts<TTopics = any> {
   private readonly options: ResolvedOptions;
   private timeoutStore: TimeoutStore;
   private readonly ownsStore: boolean;
@@ -138,7 +139,7 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /** Registers the handler of a topic (one per topic per instance). Call before `start`; later works too. */
-  handle<TPayload = JsonValue>(topic: TTopics, handler: TimeoutHandler<TPayload>): this {
+  handle<K extends TopicName<TTopics>>(topic: K, handler: TimeoutHandler<TopicPayload<TTopics, K>>): this {
     this.assertUsable('handle');
     const topicOptions = this.topicOptions(topic);
     if (typeof handler !== 'function') throw new InvalidOptionsError(errorMessages.handlerNotFunction(topic, describeType(handler)));
@@ -187,7 +188,7 @@ export class DurableTimeouts<TTopics extends string = string> {
    * throws a typed error and stores nothing; while Redis is unreachable it rejects with
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
-  async schedule<TPayload = JsonValue>(topic: TTopics, id: string, options: ScheduleOptions<TPayload>): Promise<ScheduleResult> {
+  async schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: ScheduleOptions<TopicPayload<TTopics, K>>): Promise<ScheduleResult> {
     this.assertUsable('schedule');
     const topicOptions = this.topicOptions(topic);
     const entry = this.scheduleEntry(topic, topicOptions.maxPayloadBytes, id, options);
@@ -207,7 +208,7 @@ export class DurableTimeouts<TTopics extends string = string> {
    * failed: `RedisUnavailableError`, after which that slot's items may or may not be stored,
    * exactly as for a `schedule` that timed out). Items of one slot are applied in the order given.
    */
-  async scheduleMany<TPayload = JsonValue>(topic: TTopics, items: readonly ScheduleManyItem<TPayload>[]): Promise<ScheduleManyResult[]> {
+  async scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly ScheduleManyItem<TopicPayload<TTopics, K>>[]): Promise<ScheduleManyResult[]> {
     this.assertUsable('scheduleMany');
     const topicOptions = this.topicOptions(topic);
     assertBulkItems('scheduleMany', items);
@@ -252,7 +253,7 @@ export class DurableTimeouts<TTopics extends string = string> {
    * `{ ok: true, result }` (`cancelled`, `firing`, `not_found`) or `{ ok: false, error }` (an
    * invalid id, nothing sent for it; or the slot's call failed: `RedisUnavailableError`).
    */
-  async cancelMany(topic: TTopics, ids: readonly string[]): Promise<CancelManyResult[]> {
+  async cancelMany(topic: TopicName<TTopics>, ids: readonly string[]): Promise<CancelManyResult[]> {
     this.assertUsable('cancelMany');
     this.topicOptions(topic);
     assertBulkItems('cancelMany', ids);
@@ -311,7 +312,7 @@ export class DurableTimeouts<TTopics extends string = string> {
    * Cancels a pending timeout: `cancelled` (it will never fire), `firing` (a handler holds it now;
    * nothing changed, it runs to the end), `not_found`.
    */
-  async cancel(topic: TTopics, id: string): Promise<CancelResult> {
+  async cancel(topic: TopicName<TTopics>, id: string): Promise<CancelResult> {
     this.assertUsable('cancel');
     this.topicOptions(topic);
     assertTimeoutId(id);
@@ -323,7 +324,7 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /** Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not JSON reads as null. */
-  async get<TPayload = JsonValue>(topic: TTopics, id: string): Promise<TimeoutInfo<TPayload> | null> {
+  async get<K extends TopicName<TTopics>>(topic: K, id: string): Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null> {
     this.assertUsable('get');
     this.topicOptions(topic);
     assertTimeoutId(id);
@@ -331,14 +332,14 @@ export class DurableTimeouts<TTopics extends string = string> {
     await this.layouts.ready(topic, false);
     const stored = await this.layouts.onId(topic, id, (ref) => this.timeoutStore.get(ref, id));
     if (stored === null) return null;
-    const info: TimeoutInfo<TPayload> = {
+    const info: TimeoutInfo<TopicPayload<TTopics, K>> = {
       topic,
       id,
       state: stored.state,
       dueAt: stored.dueAt,
       scheduledAt: stored.scheduledAt,
       attempt: stored.attempt,
-      payload: readPayload(stored.payload) as TPayload,
+      payload: readPayload(stored.payload) as TopicPayload<TTopics, K>,
     };
     if (stored.leaseExpiresAt !== undefined) info.leaseExpiresAt = stored.leaseExpiresAt;
     if (stored.lastError !== undefined) info.lastError = stored.lastError;
@@ -346,7 +347,7 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /** Counts over all slots of a topic, and the age of its oldest overdue pending timeout. */
-  async stats(topic: TTopics): Promise<TopicStats> {
+  async stats(topic: TopicName<TTopics>): Promise<TopicStats> {
     this.assertUsable('stats');
     this.topicOptions(topic);
     if (!this.initialised) await this.init();
@@ -362,7 +363,7 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /** Dead letters of a topic, oldest first (default the first 100; `limit` up to 1,000, `offset + limit` up to 10,000). */
-  async listDead<TPayload = JsonValue>(topic: TTopics, options: { offset?: number; limit?: number } = {}): Promise<DeadLetter<TPayload>[]> {
+  async listDead<K extends TopicName<TTopics>>(topic: K, options: { offset?: number; limit?: number } = {}): Promise<DeadLetter<TopicPayload<TTopics, K>>[]> {
     this.assertUsable('listDead');
     this.topicOptions(topic);
     const { offset, limit } = pageOf('listDead', options);
@@ -372,7 +373,7 @@ export class DurableTimeouts<TTopics extends string = string> {
     return mergedPage(perSlot, (letter) => letter.deadAt, offset, limit).map((letter) => ({
       topic,
       id: letter.id,
-      payload: readPayload(letter.payload) as TPayload,
+      payload: readPayload(letter.payload) as TopicPayload<TTopics, K>,
       attempts: letter.attempts,
       lastError: letter.lastError,
       deadAt: letter.deadAt,
@@ -381,13 +382,13 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /** Puts dead letters back as due now with attempts reset (all of the topic when `ids` is omitted). Returns how many. */
-  async replayDead(topic: TTopics, ids?: readonly string[]): Promise<number> {
+  async replayDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
     this.assertUsable('replayDead');
     return this.onDeadLetters(topic, ids, (ref, slotIds) => this.timeoutStore.replayDead(ref, slotIds));
   }
 
   /** Deletes dead letters (all of the topic when `ids` is omitted). Returns how many. */
-  async purgeDead(topic: TTopics, ids?: readonly string[]): Promise<number> {
+  async purgeDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
     this.assertUsable('purgeDead');
     return this.onDeadLetters(topic, ids, (ref, slotIds) => this.timeoutStore.purgeDead(ref, slotIds));
   }
@@ -400,7 +401,7 @@ export class DurableTimeouts<TTopics extends string = string> {
    * option: from now on, an instance started with the old count refuses to start
    * (`TopicSlotsMismatchError`). See docs/ENGINE.md, "Changing a topic's slot count".
    */
-  async migrateSlots(topic: TTopics, slots: number, options: SlotMigrationOptions = {}): Promise<SlotMigrationReport> {
+  async migrateSlots(topic: TopicName<TTopics>, slots: number, options: SlotMigrationOptions = {}): Promise<SlotMigrationReport> {
     this.assertUsable('migrateSlots');
     this.topicOptions(topic);
     await this.timeoutStore.init([...this.options.topics].map(([name, topicOptions]) => ({ name, slots: topicOptions.slots })));
@@ -499,12 +500,12 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   /** The topics this instance was configured with, in the order given. */
-  get topics(): TTopics[] {
-    return [...this.options.topics.keys()] as TTopics[];
+  get topics(): TopicName<TTopics>[] {
+    return [...this.options.topics.keys()] as TopicName<TTopics>[];
   }
 
   /** Counts of every slot of a topic (index = slot number): how evenly its timeouts spread. */
-  async slotStats(topic: TTopics): Promise<TopicSlotStats[]> {
+  async slotStats(topic: TopicName<TTopics>): Promise<TopicSlotStats[]> {
     this.assertUsable('slotStats');
     this.topicOptions(topic);
     if (!this.initialised) await this.init();
@@ -524,7 +525,7 @@ export class DurableTimeouts<TTopics extends string = string> {
    * whole, then each listed timeout like `get`: one that fired or was cancelled meanwhile is left
    * out, one claimed meanwhile shows as `firing`.
    */
-  async listPending<TPayload = JsonValue>(topic: TTopics, options: { offset?: number; limit?: number } = {}): Promise<TimeoutInfo<TPayload>[]> {
+  async listPending<K extends TopicName<TTopics>>(topic: K, options: { offset?: number; limit?: number } = {}): Promise<TimeoutInfo<TopicPayload<TTopics, K>>[]> {
     this.assertUsable('listPending');
     this.topicOptions(topic);
     const { offset, limit } = pageOf('listPending', options);
@@ -532,8 +533,8 @@ export class DurableTimeouts<TTopics extends string = string> {
     // Every slot is sorted by due time; the first offset + limit of each are enough to merge.
     const perSlot = await Promise.all(this.layouts.slotRefs(topic).map((ref) => this.timeoutStore.listPending(ref, 0, offset + limit)));
     const page = mergedPage(perSlot, (entry) => entry.dueAt, offset, limit);
-    const found = await Promise.all(page.map((entry) => this.get<TPayload>(topic, entry.id)));
-    return found.filter((info): info is TimeoutInfo<TPayload> => info !== null && info.state !== 'dead');
+    const found = await Promise.all(page.map((entry) => this.get(topic, entry.id)));
+    return found.filter((info): info is TimeoutInfo<TopicPayload<TTopics, K>> => info !== null && info.state !== 'dead');
   }
 
   private async startPollers(): Promise<void> {
@@ -656,7 +657,7 @@ export class DurableTimeouts<TTopics extends string = string> {
   }
 
   private async onDeadLetters(
-    topic: TTopics,
+    topic: string,
     ids: readonly string[] | undefined,
     action: (ref: SlotRef, ids?: readonly string[]) => Promise<number>,
   ): Promise<number> {

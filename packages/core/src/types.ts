@@ -1,5 +1,6 @@
 import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState, TimeoutStore } from './store/timeout-store.js';
+import type { TopicName } from './typed-topics.js';
 
 export type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState };
 
@@ -70,14 +71,18 @@ export interface TimeoutLogger {
   error(message: string, context?: Record<string, unknown>): void;
 }
 
-/** Options of `new DurableTimeouts(...)`. */
-export interface DurableTimeoutsOptions<TTopics extends string = string> {
+/**
+ * Options of `new DurableTimeouts(...)`. `TTopics` is the engine's declaration of topics (see
+ * `TopicsDeclaration`): `topics` must then hold the settings of every declared topic.
+ */
+export interface DurableTimeoutsOptions<TTopics = any> {
   /** How to reach Redis. Ignored when `store` is given. */
   connection?: ConnectionOptions;
   /** Prefix of every Redis key the engine writes. Default `dt`. */
   prefix?: string;
   /** The topics this instance may schedule and handle, with their settings. */
-  topics: Record<TTopics, TopicOptions>;
+  // The second half lets `new DurableTimeouts({ topics: { payment: {} } })` infer the names.
+  topics: Record<TopicName<TTopics>, TopicOptions> & Record<TTopics & string, TopicOptions>;
   /**
    * Backstop sweep: every slot is claimed at least this often even when no notification arrived,
    * so a lost wake-up delays a timeout by at most this much. Default 60,000 ms.

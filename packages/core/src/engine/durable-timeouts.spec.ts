@@ -11,9 +11,9 @@ import { LEASE_EXPIRED_ERROR } from '../store/stored-error.js';
 const opened: DurableTimeouts[] = [];
 
 /** createTestingTimeouts, with every engine stopped after each test even when it failed. */
-function createTestingTimeouts<T extends string>(options: TestingTimeoutsOptions<T>) {
+function createTestingTimeouts<T = any>(options: TestingTimeoutsOptions<T>) {
   const testing = createTestingTimeoutsOf(options);
-  opened.push(testing.timeouts as unknown as DurableTimeouts);
+  opened.push(testing.timeouts);
   return testing;
 }
 
@@ -23,9 +23,9 @@ afterEach(async () => {
 
 describe('DurableTimeouts on the in-memory store', () => {
   it('fires a timeout once its due time passes on the store clock, then forgets it', async () => {
-    const { timeouts, advanceBy } = createTestingTimeouts({ topics: { payment: {} } });
+    const { timeouts, advanceBy } = createTestingTimeouts<{ payment: { amount: number } }>({ topics: { payment: {} } });
     const fired: TimeoutEvent<{ amount: number }>[] = [];
-    timeouts.handle<{ amount: number }>('payment', (event) => {
+    timeouts.handle('payment', (event) => {
       fired.push(event);
     });
     const result = await timeouts.schedule('payment', 'order-1', { delayMs: 60_000, payload: { amount: 42 } });

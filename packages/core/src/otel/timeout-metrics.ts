@@ -14,6 +14,7 @@ import type { DurableTimeouts } from '../durable-timeouts.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
 import type { TopicStats } from '../types.js';
+import type { TopicName } from '../typed-topics.js';
 import { MESSAGING_SYSTEM, TIMEOUT_METRIC_ATTRIBUTES as ATTR, TIMEOUT_METRICS as NAME } from './metric-names.js';
 
 /** Name of the meter the metrics are recorded under. */
@@ -78,9 +79,9 @@ interface Histograms {
  * costs nothing per timeout (`enabled` is false). Names and attributes: `TIMEOUT_METRICS`,
  * `TIMEOUT_METRIC_ATTRIBUTES`; the topic is the attribute `messaging.destination.name`.
  */
-export function registerTimeoutMetrics<TTopics extends string>(
+export function registerTimeoutMetrics<TTopics>(
   timeouts: DurableTimeouts<TTopics>,
-  options: TimeoutMetricsOptions<TTopics> = {},
+  options: TimeoutMetricsOptions<TopicName<TTopics>> = {},
 ): TimeoutMetrics {
   const gaugeTopics = gaugeTopicsOf(timeouts, options.gauges);
   const provider = options.meterProvider ?? metrics.getMeterProvider();
@@ -105,7 +106,7 @@ export function registerTimeoutMetrics<TTopics extends string>(
   };
 }
 
-function gaugeTopicsOf<TTopics extends string>(timeouts: DurableTimeouts<TTopics>, gauges: boolean | readonly TTopics[] | undefined): TTopics[] {
+function gaugeTopicsOf(timeouts: DurableTimeouts, gauges: boolean | readonly string[] | undefined): string[] {
   if (gauges === undefined || gauges === true) return timeouts.topics;
   if (gauges === false) return [];
   if (!Array.isArray(gauges)) {
@@ -242,7 +243,7 @@ class TopicAttributes {
   }
 }
 
-function subscribe(timeouts: DurableTimeouts<string>, counts: OutcomeCounts, histograms: Histograms, attributes: TopicAttributes): (() => void)[] {
+function subscribe(timeouts: DurableTimeouts, counts: OutcomeCounts, histograms: Histograms, attributes: TopicAttributes): (() => void)[] {
   const recordRun = (topic: string, latenessMs: number | undefined, durationMs: number | undefined, runAttributes: Attributes): void => {
     if (latenessMs !== undefined) histograms.lateness.record(latenessMs / 1000, attributes.base(topic));
     if (durationMs !== undefined) histograms.handlerDuration.record(durationMs / 1000, runAttributes);
@@ -273,7 +274,7 @@ function subscribe(timeouts: DurableTimeouts<string>, counts: OutcomeCounts, his
  * (a `stats` script per slot), never one per gauge. A topic whose figures cannot be read (Redis
  * down, engine stopped) is left out of that collection. Returns a function that removes the callback.
  */
-function observeGauges(meter: Meter, timeouts: DurableTimeouts<string>, topics: readonly string[], attributes: TopicAttributes): () => void {
+function observeGauges(meter: Meter, timeouts: DurableTimeouts, topics: readonly string[], attributes: TopicAttributes): () => void {
   const gauge = (name: string, description: string, unit: string, valueType: ValueType): ObservableGauge =>
     meter.createObservableGauge(name, { description, unit, valueType });
   const pending = gauge(NAME.pending, 'Pending timeouts of the topic (read from Redis: every instance reports the same value).', '{timeout}', ValueType.INT);

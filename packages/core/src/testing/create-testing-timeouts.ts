@@ -3,14 +3,14 @@ import type { DurableTimeoutsOptions } from '../types.js';
 import { ManualClock } from './manual-clock.js';
 import { MemoryTimeoutStore } from './memory-timeout-store.js';
 
-/** Options of `createTestingTimeouts`: those of `DurableTimeouts` without a store or connection. */
-export type TestingTimeoutsOptions<TTopics extends string = string> = Omit<DurableTimeoutsOptions<TTopics>, 'store' | 'connection'> & {
+/** Options of `createTestingTimeouts`: those of `DurableTimeouts` without a store or connection (`TTopics` as for `DurableTimeouts`). */
+export type TestingTimeoutsOptions<TTopics = any> = Omit<DurableTimeoutsOptions<TTopics>, 'store' | 'connection'> & {
   /** Start time of the manual clock (a Date or ms since the epoch). Default: `Date.now()`. */
   startAt?: Date | number;
 };
 
 /** What `createTestingTimeouts` returns. */
-export interface TestingTimeouts<TTopics extends string = string> {
+export interface TestingTimeouts<TTopics = any> {
   /** The engine, on an in-memory store. Register handlers with `handle`; `start` is not needed. */
   timeouts: DurableTimeouts<TTopics>;
   /** The store clock. Moving it alone fires nothing; `advanceBy` does. */
@@ -33,7 +33,7 @@ export interface TestingTimeouts<TTopics extends string = string> {
  * await advanceBy(1);      // fired: ['order-1']
  * ```
  */
-export function createTestingTimeouts<TTopics extends string = string>(options: TestingTimeoutsOptions<TTopics>): TestingTimeouts<TTopics> {
+export function createTestingTimeouts<TTopics = any>(options: TestingTimeoutsOptions<TTopics>): TestingTimeouts<TTopics> {
   const { startAt, ...engineOptions } = options;
   const clock = new ManualClock(startAt === undefined ? Date.now() : startAt instanceof Date ? startAt.getTime() : startAt);
   const store = new MemoryTimeoutStore(clock);
