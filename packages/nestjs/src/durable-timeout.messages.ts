@@ -19,7 +19,7 @@ export const durableTimeoutMessages = {
   unknownTopic: (topic: string, location: HandlerLocation, configured: readonly string[]): string =>
     `${where(location)} handles @OnTimeout('${topic}'), but '${topic}' is not a configured topic ` +
     `(configured: ${configured.length > 0 ? configured.map((name) => `'${name}'`).join(', ') : 'none'}). ` +
-    `Add '${topic}' to the topics of DurableTimeoutModule.forRoot(...) or fix the decorator's topic.`,
+    `Add '${topic}' to the topics of DurableTimeoutModule.forRoot(...) or of a forFeature(...), or fix the decorator's topic.`,
 
   invalidTopicName: (location: HandlerLocation): string =>
     `@OnTimeout on ${where(location)} needs a topic name (a non-empty string), e.g. @OnTimeout('payment').`,
@@ -38,6 +38,13 @@ export const durableTimeoutMessages = {
 
   invalidOptions: (problem: string): string =>
     `DurableTimeoutModule options refused: ${problem} Fix the object passed to forRoot(...) or returned by the forRootAsync factory.`,
+
+  topicDeclaredTwice: (topic: string, [first, second]: readonly [string, string]): string =>
+    `Topic '${topic}' is declared by ${first} and again by ${second} with different options. ` +
+    'Declare each topic once, in the module that owns it (or give both declarations the same options).',
+
+  invalidFeatureOptions: (problem: string): string =>
+    `DurableTimeoutModule.forFeature(...) refused: ${problem} Pass { topics: { <name>: { ...topic options } } }, e.g. { topics: { payment: {} } }.`,
 
   optionsNotObject: (): string => 'the options must be an object with at least `topics`, e.g. { topics: { payment: {} } }.',
 

@@ -13,7 +13,10 @@ export {
   type DurableTimeoutModuleRootOptions,
 } from './durable-timeout-module.definition.js';
 export { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS, ON_TIMEOUT_METADATA } from './durable-timeout.constants.js';
-export { OnTimeout } from './decorators/index.js';
+export { OnTimeout, type OnTimeoutMethod } from './decorators/index.js';
+export type { DurableTimeoutTopics, RegisteredTopics } from './typed-topics.js';
+export { DURABLE_TIMEOUT_FEATURE, type FeatureTopics } from './features/feature-topics.js';
+export { DurableTimeoutFeatureModule } from './features/durable-timeout-feature.module.js';
 export { TimeoutScheduler } from './timeout.scheduler.js';
 export { NestTimeoutLogger } from './nest-timeout.logger.js';
 export * from './errors/index.js';

@@ -4,14 +4,16 @@ import {
   type CancelManyResult,
   type CancelResult,
   type DeadLetter,
-  type JsonValue,
   type ScheduleManyItem,
   type ScheduleManyResult,
   type ScheduleOptions,
   type ScheduleResult,
   type TimeoutInfo,
+  type TopicName,
+  type TopicPayload,
   type TopicStats,
 } from '@durable-timeout/core';
+import type { RegisteredTopics } from './typed-topics.js';
 import { DURABLE_TIMEOUTS } from './durable-timeout.constants.js';
 import { TimeoutReadinessWatcher } from './timeout-readiness.watcher.js';
 
@@ -20,14 +22,19 @@ import { TimeoutReadinessWatcher } from './timeout-readiness.watcher.js';
  * letters. Inject it anywhere the module is visible:
  *
  * ```ts
- * constructor(private readonly timeouts: TimeoutScheduler<'payment'>) {}
+ * constructor(private readonly timeouts: TimeoutScheduler<{ payment: PaymentDeadline }>) {}
  * await this.timeouts.schedule('payment', order.id, { delayMs: 60_000, payload: { orderId: order.id } });
  * ```
+ *
+ * `TTopics` declares the topics and their payload types (see `TopicsDeclaration`): a map of topic
+ * name to payload type makes an unknown topic or a payload of the wrong shape a compile error. It
+ * defaults to the topics declared in `DurableTimeoutTopics` (untyped while none is). The type
+ * argument is for the compiler only: every `TimeoutScheduler` is the same injected instance.
  *
  * Every call goes straight to the engine; see `DurableTimeouts` for the exact semantics and errors.
  */
 @Injectable()
-export class TimeoutScheduler<TTopics extends string = string> {
+export class TimeoutScheduler<TTopics = RegisteredTopics> {
   constructor(
     @Inject(DURABLE_TIMEOUTS) private readonly timeouts: DurableTimeouts,
     private readonly readiness: TimeoutReadinessWatcher,
@@ -43,7 +50,7 @@ export class TimeoutScheduler<TTopics extends string = string> {
    * at `at`. Scheduling the same id again replaces its due time and payload, unless `ifExists`
    * (`keep`, `earlier`, `later`) says to keep the existing timeout.
    */
-  schedule<TPayload = JsonValue>(topic: TTopics, id: string, options: ScheduleOptions<TPayload>): Promise<ScheduleResult> {
+  schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: ScheduleOptions<TopicPayload<TTopics, K>>): Promise<ScheduleResult> {
     return this.engine.schedule(topic, id, options);
   }
 
@@ -52,42 +59,42 @@ export class TimeoutScheduler<TTopics extends string = string> {
    * pipelined across slots; one result per item, in order (`ok: false` with its typed error for
    * an item refused by validation, which stores nothing of it). See `DurableTimeouts.scheduleMany`.
    */
-  scheduleMany<TPayload = JsonValue>(topic: TTopics, items: readonly ScheduleManyItem<TPayload>[]): Promise<ScheduleManyResult[]> {
+  scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly ScheduleManyItem<TopicPayload<TTopics, K>>[]): Promise<ScheduleManyResult[]> {
     return this.engine.scheduleMany(topic, items);
   }
 
   /** Cancels many timeouts of one topic (up to 10,000 a call), one result per id, in order. See `DurableTimeouts.cancelMany`. */
-  cancelMany(topic: TTopics, ids: readonly string[]): Promise<CancelManyResult[]> {
+  cancelMany(topic: TopicName<TTopics>, ids: readonly string[]): Promise<CancelManyResult[]> {
     return this.engine.cancelMany(topic, ids);
   }
 
   /** Cancels a pending timeout: `cancelled`, `firing` (a handler holds it; nothing changed) or `not_found`. */
-  cancel(topic: TTopics, id: string): Promise<CancelResult> {
+  cancel(topic: TopicName<TTopics>, id: string): Promise<CancelResult> {
     return this.engine.cancel(topic, id);
   }
 
   /** Reads a timeout in any state (pending, firing, dead), or null. */
-  get<TPayload = JsonValue>(topic: TTopics, id: string): Promise<TimeoutInfo<TPayload> | null> {
-    return this.engine.get<TPayload>(topic, id);
+  get<K extends TopicName<TTopics>>(topic: K, id: string): Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null> {
+    return this.engine.get(topic, id);
   }
 
   /** Pending, firing and dead counts of a topic and the age of its oldest overdue timeout. */
-  stats(topic: TTopics): Promise<TopicStats> {
+  stats(topic: TopicName<TTopics>): Promise<TopicStats> {
     return this.engine.stats(topic);
   }
 
   /** Dead letters of a topic, oldest first, with their last error. */
-  listDead<TPayload = JsonValue>(topic: TTopics, options?: { offset?: number; limit?: number }): Promise<DeadLetter<TPayload>[]> {
-    return this.engine.listDead<TPayload>(topic, options);
+  listDead<K extends TopicName<TTopics>>(topic: K, options?: { offset?: number; limit?: number }): Promise<DeadLetter<TopicPayload<TTopics, K>>[]> {
+    return this.engine.listDead(topic, options);
   }
 
   /** Puts dead letters back as due now with attempts reset (all of the topic when `ids` is omitted). Returns how many. */
-  replayDead(topic: TTopics, ids?: readonly string[]): Promise<number> {
+  replayDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
     return this.engine.replayDead(topic, ids);
   }
 
   /** Deletes dead letters (all of the topic when `ids` is omitted). Returns how many. */
-  purgeDead(topic: TTopics, ids?: readonly string[]): Promise<number> {
+  purgeDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
     return this.engine.purgeDead(topic, ids);
   }
 

@@ -1,1 +1,1 @@
-export { OnTimeout } from './on-timeout.decorator.js';
+export { OnTimeout, type OnTimeoutMethod } from './on-timeout.decorator.js';

@@ -1,4 +1,4 @@
-import type { DurableTimeoutsOptions } from '@durable-timeout/core';
+import type { DurableTimeoutsOptions, TopicName, TopicOptions } from '@durable-timeout/core';
 
 /**
  * Options of `DurableTimeoutModule.forRoot` (or returned by the `forRootAsync` factory): exactly
@@ -7,7 +7,24 @@ import type { DurableTimeoutsOptions } from '@durable-timeout/core';
  * (context `DurableTimeouts`). `drainMs` is how long `beforeApplicationShutdown` waits for
  * running handlers before releasing their timeouts to other instances.
  */
-export interface DurableTimeoutModuleOptions<TTopics extends string = string> extends DurableTimeoutsOptions<TTopics> {}
+export interface DurableTimeoutModuleOptions<TTopics = any> extends Omit<DurableTimeoutsOptions<TTopics>, 'topics'> {
+  /**
+   * The topics this module's engine knows, with their settings. May be left out when feature
+   * modules declare every topic with `DurableTimeoutModule.forFeature`; the engine takes the
+   * topics of both.
+   */
+  topics?: DurableTimeoutsOptions<TTopics>['topics'];
+}
+
+/**
+ * Options of `DurableTimeoutModule.forFeature`: the topics this feature module declares, with
+ * their options (`maxAttempts`, `backoff`, `leaseMs`, ...) as in `forRoot`. `TTopics` as for
+ * `DurableTimeouts`: with a map of topic name to payload type, every one of its topics needs options.
+ */
+export interface DurableTimeoutFeatureOptions<TTopics = any> {
+  /** The feature's topics and their options, e.g. `{ payment: { maxAttempts: 5 } }`. */
+  topics: Record<TopicName<TTopics>, TopicOptions> & Record<TTopics & string, TopicOptions>;
+}
 
 /** Extra options of `forRoot` / `forRootAsync` that shape the Nest module itself. */
 export interface DurableTimeoutModuleExtras {

@@ -1,4 +1,5 @@
 export type {
+  DurableTimeoutFeatureOptions,
   DurableTimeoutModuleExtras,
   DurableTimeoutModuleOptions,
   DurableTimeoutSettings,

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
 import { OnTimeout } from '../decorators/on-timeout.decorator.js';
 import { TimeoutScheduler } from '../timeout.scheduler.js';
 import type { TimeoutEvent } from '@durable-timeout/core';
+import { DurableTimeoutModule } from '../durable-timeout.module.js';
 import { DurableTimeoutTestingModule } from './durable-timeout-testing.module.js';
 import { TimeoutTestingClock } from './timeout-testing.clock.js';
 
@@ -66,12 +67,12 @@ afterEach(async () => {
 describe('DurableTimeoutTestingModule', () => {
   it('fires the real @OnTimeout handler when the manual clock reaches the due time', async () => {
     const ref = await boot();
-    const scheduler = ref.get(TimeoutScheduler);
+    const scheduler: TimeoutScheduler<{ payment: Payment }> = ref.get(TimeoutScheduler);
     const clock = ref.get(TimeoutTestingClock);
     const handler = ref.get(PaymentTimeouts);
     expect(clock.now()).toBe(Date.UTC(2030, 0, 1));
 
-    await scheduler.schedule<Payment>('payment', 'order-1', { delayMs: 60_000, payload: { orderId: 'order-1' } });
+    await scheduler.schedule('payment', 'order-1', { delayMs: 60_000, payload: { orderId: 'order-1' } });
     expect(await clock.advanceBy(59_999)).toBe(0);
     expect(handler.handled).toEqual([]);
     expect(await clock.advanceBy(1)).toBe(1);
@@ -121,5 +122,19 @@ describe('DurableTimeoutTestingModule', () => {
     expect(ref.get(TimeoutScheduler).engine).toBe(engine);
     await ref.get(TimeoutScheduler).waitUntilReady();
     expect((await engine.health()).running).toBe(false);
+  });
+
+  it('takes the topics of the forFeature modules under test, with their options', async () => {
+    @Module({ imports: [DurableTimeoutModule.forFeature({ topics: { payment: { maxAttempts: 1 } } })], providers: [PaymentTimeouts] })
+    class PaymentsFeature {}
+    moduleRef = await Test.createTestingModule({ imports: [DurableTimeoutTestingModule.forRoot({ logger: null }), PaymentsFeature] }).compile();
+    await moduleRef.init();
+    const scheduler: TimeoutScheduler<{ payment: Payment }> = moduleRef.get(TimeoutScheduler);
+    const handler = moduleRef.get(PaymentTimeouts);
+    handler.failuresLeft = 1;
+    await scheduler.schedule('payment', 'order-4', { delayMs: 10, payload: { orderId: 'order-4' } });
+    expect(await moduleRef.get(TimeoutTestingClock).advanceBy(10)).toBe(1);
+    // maxAttempts 1, from the feature: dead after the first failure.
+    expect(await scheduler.listDead('payment')).toMatchObject([{ id: 'order-4', attempts: 1 }]);
   });
 });

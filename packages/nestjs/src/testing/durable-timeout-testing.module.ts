@@ -1,10 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
-import { DurableTimeouts, type TimeoutLogger, type TopicOptions } from '@durable-timeout/core';
+import { DiscoveryModule, ModulesContainer } from '@nestjs/core';
+import { DurableTimeouts, type DurableTimeoutsOptions, type TimeoutLogger } from '@durable-timeout/core';
 import { createTestingTimeouts, ManualClock, type TestingTimeouts } from '@durable-timeout/core/testing';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from '../durable-timeout.constants.js';
 import { durableTimeoutProviders } from '../durable-timeout.providers.js';
-import { settingsOf } from '../durable-timeout.settings.js';
+import { settingsOf, withFeatureTopics } from '../durable-timeout.settings.js';
+import { featureDeclarations } from '../features/feature-topics.js';
 import type { DurableTimeoutSettings } from '../interfaces/durable-timeout-module-options.interface.js';
 import { NestTimeoutLogger } from '../nest-timeout.logger.js';
 import { TimeoutScheduler } from '../timeout.scheduler.js';
@@ -12,9 +13,12 @@ import { DURABLE_TIMEOUT_TESTING, DURABLE_TIMEOUT_TESTING_CLOCK } from './timeou
 import { TimeoutTestingClock } from './timeout-testing.clock.js';
 
 /** Options of `DurableTimeoutTestingModule.forRoot`. */
-export interface DurableTimeoutTestingOptions<TTopics extends string = string> {
-  /** The topics, as in `DurableTimeoutModule.forRoot` (`maxAttempts`, `backoff`, ... apply as in production). */
-  topics: Record<TTopics, TopicOptions>;
+export interface DurableTimeoutTestingOptions<TTopics = any> {
+  /**
+   * The topics, as in `DurableTimeoutModule.forRoot` (`maxAttempts`, `backoff`, ... apply as in
+   * production). The topics of the `forFeature(...)` modules under test are added to them.
+   */
+  topics?: DurableTimeoutsOptions<TTopics>['topics'];
   /** Initial time of the manual clock (ms since the epoch or a Date). Default: now. */
   startAt?: number | Date;
   /** Where the engine logs (a failing handler is logged as in production). Default: Nest's `Logger`; `null` silences it. */
@@ -39,7 +43,7 @@ export interface DurableTimeoutTestingOptions<TTopics extends string = string> {
 @Module({})
 export class DurableTimeoutTestingModule {
   /** Creates the testing module for these topics. */
-  static forRoot(options: DurableTimeoutTestingOptions): DynamicModule {
+  static forRoot<TTopics = any>(options: DurableTimeoutTestingOptions<TTopics>): DynamicModule {
     return {
       module: DurableTimeoutTestingModule,
       global: options.isGlobal ?? false,
@@ -47,13 +51,14 @@ export class DurableTimeoutTestingModule {
       providers: [
         {
           provide: DURABLE_TIMEOUT_TESTING,
-          useFactory: (): TestingTimeouts =>
+          useFactory: (modules: ModulesContainer): TestingTimeouts =>
             createTestingTimeouts({
-              topics: options.topics,
+              topics: withFeatureTopics(options.topics, featureDeclarations(modules)),
               startAt: options.startAt,
               drainMs: 0,
               logger: options.logger === undefined ? new NestTimeoutLogger() : options.logger,
             }),
+          inject: [ModulesContainer],
         },
         {
           provide: DURABLE_TIMEOUT_SETTINGS,
