@@ -25,8 +25,7 @@ export class HealthController {
     DurableTimeoutModule.forRoot({
       connection: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       prefix: process.env.TIMEOUT_PREFIX ?? 'dt',
-      topics: { payment: { leaseMs: 5_000 } },
-      isGlobal: true,
+      isGlobal: true, // the topics come from the feature modules (OrdersModule: payment)
     }),
     DurableTimeoutHealthModule,
     OrdersModule,

@@ -1,7 +1,18 @@
 import { Controller, Get, Injectable, Module, NotFoundException, Param, Post, Query } from '@nestjs/common';
-import { TimeoutScheduler } from '@durable-timeout/nestjs';
+import { DurableTimeoutModule, TimeoutScheduler } from '@durable-timeout/nestjs';
 
 export type OrderStatus = 'PENDING' | 'PAID' | 'PAYMENT_TIMEOUT';
+
+export interface PaymentDeadline {
+  orderId: string;
+}
+
+// The orders feature owns the payment topic: its payload type here, its options in forFeature below.
+declare module '@durable-timeout/nestjs' {
+  interface DurableTimeoutTopics {
+    payment: PaymentDeadline;
+  }
+}
 
 @Injectable()
 export class OrdersService {
@@ -55,8 +66,12 @@ export class OrdersController {
   }
 }
 
-/** Schedules the payment deadline; it needs no import of DurableTimeoutModule (registered with isGlobal). */
+/**
+ * Schedules the payment deadline and declares its topic (forFeature); the scheduler comes from the
+ * root module, registered with isGlobal.
+ */
 @Module({
+  imports: [DurableTimeoutModule.forFeature({ topics: { payment: { leaseMs: 5_000 } } })],
   controllers: [OrdersController],
   providers: [OrdersService],
   exports: [OrdersService],

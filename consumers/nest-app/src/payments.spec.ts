@@ -8,7 +8,7 @@ describe('PaymentTimeouts', () => {
 
   beforeEach(async () => {
     moduleRef = await Test.createTestingModule({
-      imports: [DurableTimeoutTestingModule.forRoot({ topics: { payment: {} }, isGlobal: true }), OrdersModule, PaymentsModule],
+      imports: [DurableTimeoutTestingModule.forRoot({ isGlobal: true }), OrdersModule, PaymentsModule],
     }).compile();
     await moduleRef.init();
   });

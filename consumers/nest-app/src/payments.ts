@@ -1,13 +1,13 @@
 import { Injectable, Module } from '@nestjs/common';
 import { OnTimeout, type TimeoutEvent } from '@durable-timeout/nestjs';
-import { OrdersModule, OrdersService } from './orders';
+import { OrdersModule, OrdersService, type PaymentDeadline } from './orders';
 
 @Injectable()
 export class PaymentTimeouts {
   constructor(private readonly orders: OrdersService) {}
 
   @OnTimeout('payment')
-  onPaymentTimeout(event: TimeoutEvent<{ orderId: string }>): void {
+  onPaymentTimeout(event: TimeoutEvent<PaymentDeadline>): void {
     this.orders.settle(event.payload.orderId, 'PAYMENT_TIMEOUT');
   }
 }
