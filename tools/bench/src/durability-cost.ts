@@ -49,11 +49,16 @@ async function measure(port: number, prefix: string, count: number, inFlight: nu
   }
 }
 
+/** The round with the median rate (of an odd number of rounds, alternated without and with the option against machine noise). */
+function medianRound(rounds: readonly ScheduleCost[]): ScheduleCost {
+  return [...rounds].sort((a, b) => a.perSec - b.perSec)[Math.floor(rounds.length / 2)]!;
+}
+
 /**
  * The cost of `durability`: a fresh primary with one replica (both local, no persistence), and
  * `schedule()` at three load levels (1, 50 and 1,000 calls in flight), each level measured
- * without the option and with `{ replicas: 1 }` one right after the other, so that both figures
- * of a row come from the same machine state.
+ * without the option and with `{ replicas: 1 }` one right after the other, three times (once with
+ * `--quick`); each figure is the round with the median rate, so both come from the same machine state.
  */
 export async function measureDurabilityCost(quick: boolean, nextPrefix: () => string, log: (line: string) => void): Promise<DurabilityFigure[]> {
   const primary = await RedisServer.start();
@@ -69,12 +74,18 @@ export async function measureDurabilityCost(quick: boolean, nextPrefix: () => st
       { inFlight: 1_000, count: quick ? 10_000 : 40_000 },
     ];
     const figures: DurabilityFigure[] = [];
+    const rounds = quick ? 1 : 3;
     for (const { inFlight, count } of levels) {
-      const off = { ...(await measure(primary.port, nextPrefix(), count, inFlight)), waits: 0 };
-      const before = await waitCalls();
-      const measured = await measure(primary.port, nextPrefix(), count, inFlight, MEASURED_DURABILITY);
-      const on = { ...measured, waits: (await waitCalls()) - before };
-      if (on.waits === 0) throw new HarnessError('environment', 'the durability run sent no WAIT: the option was not applied');
+      const offs: ScheduleCost[] = [];
+      const ons: ScheduleCost[] = [];
+      for (let round = 0; round < rounds; round++) {
+        offs.push({ ...(await measure(primary.port, nextPrefix(), count, inFlight)), waits: 0 });
+        const before = await waitCalls();
+        const measured = await measure(primary.port, nextPrefix(), count, inFlight, MEASURED_DURABILITY);
+        ons.push({ ...measured, waits: (await waitCalls()) - before });
+      }
+      if (ons.some((on) => on.waits === 0)) throw new HarnessError('environment', 'a durability run sent no WAIT: the option was not applied');
+      const [off, on] = [medianRound(offs), medianRound(ons)];
       figures.push({ inFlight, count, off, on });
       log(
         `  ${inFlight} in flight: off ${Math.round(off.perSec)} schedule/s (p50 ${off.p50Ms.toFixed(2)} ms, p99 ${off.p99Ms.toFixed(2)} ms); ` +
