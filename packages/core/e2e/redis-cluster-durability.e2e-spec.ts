@@ -81,6 +81,9 @@ describe('durability on a Redis Cluster: WAIT on the master that took the write'
       expect(error).toMatchObject({ operation: 'schedule', required: 1, confirmed: 0 });
       expect((await refusing.get(paused, 'unconfirmed'))?.state).toBe('pending');
       await expect(refusing.cancel(paused, 'before')).rejects.toBeInstanceOf(DurabilityUnconfirmedError);
+      const [bulk] = await refusing.cancelMany(paused, ['unconfirmed']);
+      expect(bulk).toMatchObject({ ok: false });
+      expect(bulk?.ok === false && bulk.error).toBeInstanceOf(DurabilityUnconfirmedError);
       // The other master's replica answers: its WAIT is its own.
       await expect(refusing.schedule(healthy, 'elsewhere', { delayMs: 60_000 })).resolves.toMatchObject({ outcome: 'created' });
       await expect(warning.schedule(paused, 'warned', { delayMs: 60_000 })).resolves.toMatchObject({ outcome: 'created' });
