@@ -93,8 +93,8 @@ export interface DurableTimeoutsOptions<TTopics = any> {
   /**
    * Replicated durability, opt-in: `schedule` and `cancel` resolve only once Redis' `WAIT`
    * confirms the write reached `replicas` replicas, so a failover cannot lose an acknowledged
-   * call. Works on one server and on Sentinel connections (not on a Cluster connection yet).
-   * Costs one shared WAIT per group of concurrent calls. Default off. See docs/RELIABILITY.md.
+   * call. Works on one server, Sentinel and Cluster connections (on a Cluster the WAIT goes to
+   * the master that took the write). Costs one shared WAIT per connection and group of concurrent calls. Default off. See docs/RELIABILITY.md.
    */
   durability?: DurabilityOptions;
   /**
@@ -315,8 +315,8 @@ export interface TopicSlotStats {
 
 /**
  * Replicated durability, opt-in: `schedule` and `cancel` resolve only once Redis' `WAIT` says the
- * write reached `replicas` replicas, so a failover to one of them cannot lose what was
- * acknowledged. Claims, acks and fails do not wait (see docs/RELIABILITY.md#failover).
+ * write reached `replicas` replicas (on a Redis Cluster, replicas of the master that took it), so
+ * a failover to one of them cannot lose what was acknowledged. Claims, acks and fails do not wait (see docs/RELIABILITY.md#failover).
  */
 export interface DurabilityOptions {
   /** Replicas that must have the write before the call resolves (1 or more). */
@@ -329,4 +329,12 @@ export interface DurabilityOptions {
    * `warn` resolves it anyway and logs a warning (at most one every 10 s). Default `refuse`.
    */
   onUnavailable?: 'refuse' | 'warn';
+  /**
+   * Also wait until the replicas wrote the write to their append-only file (`WAITAOF`, Redis
+   * 7.2+), so that it survives a replica restarting too, not only a failover to it. A replica
+   * confirms only after its next fsync (up to 1 s with `appendfsync everysec`): raise `timeoutMs`
+   * to match, and every replica needs `appendonly yes`. On a server without WAITAOF the store
+   * falls back to `WAIT` and logs one warning. Default false (`WAIT`: the replicas' memory).
+   */
+  aof?: boolean;
 }

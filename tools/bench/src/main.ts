@@ -16,6 +16,7 @@ import { renderMarkdownReport, renderTextReport } from './summary.js';
 import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.js';
 import { measureSingleAdds } from './systems/bullmq.system.js';
 import { compareScheduling } from './scheduling-compare.js';
+import { measureDurabilityCost } from './durability-cost.js';
 import { loadSystem } from './systems/index.js';
 import { formatNumber } from './table.js';
 import { METRICS_SYSTEMS, SYSTEM, type SystemKey } from './systems/names.js';
@@ -32,7 +33,7 @@ const log = (line: string): void => {
 let runCounter = 0;
 const nextPrefix = (): string => `bench${++runCounter}`;
 
-function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics' | 'scheduling'): boolean {
+function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics' | 'scheduling' | 'durability'): boolean {
   return options.only.length === 0 || options.only.includes(key);
 }
 
@@ -184,6 +185,10 @@ async function main(): Promise<void> {
   const loadBefore = load();
   await singleNodeRuns(options, workloads, report);
   if (wants(options, 'cluster')) await clusterRun(options, workloads[workloads.length - 1]!, report);
+  if (wants(options, 'durability')) {
+    log('durability cost: schedule() without and with durability { replicas: 1 }, on a fresh primary with one replica');
+    report.durability = await measureDurabilityCost(options.quick, nextPrefix, log);
+  }
 
   report.environment.push(`load average (1 / 5 / 15 min) before ${loadBefore}, after ${load()}`);
   const verdicts = evaluateTargets(report);

@@ -1,3 +1,4 @@
+import type { DurabilityFigure } from './durability-cost.js';
 import type { SchedulingFigure } from './scheduling-compare.js';
 import type { LatenessSummary } from './stats.js';
 
@@ -67,6 +68,8 @@ export interface BenchReport {
   bullmqSingleAdd: { count: number; perSec: number } | null;
   /** Scheduling alone, side by side: single and bulk calls of both systems (`--only scheduling`). */
   scheduling?: SchedulingFigure[];
+  /** `schedule()` without and with the durability option, on a primary with one replica (`--only durability`). */
+  durability?: DurabilityFigure[];
 }
 
 /** The row of a run that broke before it could measure anything: every figure null, nothing fired. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { BenchReport, RunResult } from './report.js';
-import { metricsCostLine, renderMarkdownReport, renderTextReport, runRows, targetRows } from './summary.js';
+import { durabilityLines, metricsCostLine, renderMarkdownReport, renderTextReport, runRows, targetRows } from './summary.js';
 import { SYSTEM } from './systems/names.js';
 
 const run: RunResult = {
@@ -83,5 +83,22 @@ describe('metricsCostLine', () => {
     expect(metricsCostLine([run])).toBeUndefined();
     expect(metricsCostLine([metricsRun(SYSTEM.metricsOff, 1, null)])).toContain('API without SDK: no run');
     expect(metricsCostLine([metricsRun(SYSTEM.metricsOff, 1, null), metricsRun(SYSTEM.metricsApi, 1, 2)])).toContain('CPU per timeout (n/a)');
+  });
+});
+
+describe('durabilityLines', () => {
+  it('puts the figures without and with the option side by side, with the change in rate and the calls per WAIT', () => {
+    const lines = durabilityLines([
+      {
+        inFlight: 50,
+        count: 20_000,
+        off: { perSec: 40_000, p50Ms: 1.2, p99Ms: 3.456, waits: 0 },
+        on: { perSec: 30_000, p50Ms: 1.8, p99Ms: 5, waits: 400 },
+      },
+    ]);
+    expect(lines).toEqual([
+      'Durability cost (primary + 1 replica), 20,000 schedule() calls, 50 in flight: off 40,000 schedule/s, p50 1.20 ms, p99 3.46 ms; ' +
+        'durability { replicas: 1 } 30,000 schedule/s (-25.0%), p50 1.80 ms, p99 5.00 ms, 400 WAITs (50.0 calls per WAIT).',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { BenchReport, RunResult } from './report.js';
 import type { TargetVerdict } from './targets.js';
 import { METRICS_SYSTEMS, SYSTEM } from './systems/names.js';
+import type { DurabilityFigure } from './durability-cost.js';
 import type { SchedulingFigure } from './scheduling-compare.js';
 import { formatNumber, renderMarkdownTable, renderTable, type Column } from './table.js';
 
@@ -69,6 +70,7 @@ function extraLines(report: BenchReport): string[] {
     lines.push(`BullMQ with one add() per timeout (${formatNumber(count)} timeouts, 1,000 in flight): ${formatNumber(perSec)} schedule/s (the bullmq rows use addBulk).`);
   }
   if (report.scheduling && report.scheduling.length > 0) lines.push(...schedulingLines(report.scheduling));
+  if (report.durability && report.durability.length > 0) lines.push(...durabilityLines(report.durability));
   const metrics = metricsCostLine(report.runs);
   if (metrics) lines.push(metrics);
   if (report.clusterSpread.length > 0) {
@@ -99,6 +101,20 @@ export function schedulingLines(figures: readonly SchedulingFigure[]): string[] 
   ratio(of('scheduleMany()'), of('addBulk()'), 'scheduleMany() vs addBulk()');
   ratio(of('schedule()'), of('add()'), 'schedule() vs add()');
   return lines;
+}
+
+/**
+ * The durability cost: one line per load level, `schedule()` without and with
+ * `durability: { replicas: 1 }` side by side (rate, p50 and p99 latency of a call).
+ */
+export function durabilityLines(figures: readonly DurabilityFigure[]): string[] {
+  return figures.map(
+    (f) =>
+      `Durability cost (primary + 1 replica), ${formatNumber(f.count)} schedule() calls, ${formatNumber(f.inFlight)} in flight: ` +
+      `off ${formatNumber(f.off.perSec)} schedule/s, p50 ${formatNumber(f.off.p50Ms, 2)} ms, p99 ${formatNumber(f.off.p99Ms, 2)} ms; ` +
+      `durability { replicas: 1 } ${formatNumber(f.on.perSec)} schedule/s (${change(f.on.perSec, f.off.perSec)}), ` +
+      `p50 ${formatNumber(f.on.p50Ms, 2)} ms, p99 ${formatNumber(f.on.p99Ms, 2)} ms, ${formatNumber(f.on.waits)} WAITs (${formatNumber(f.count / Math.max(1, f.on.waits), 1)} calls per WAIT).`,
+  );
 }
 
 /**

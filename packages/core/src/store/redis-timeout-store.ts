@@ -16,7 +16,15 @@ import { bucketKeys, padBuckets } from './bucket-keys.js';
 import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
 import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
 import { failoverReply, retryDuringFailover } from './failover.js';
-import { ReplicationBarrier, resolveDurability, waitConnection, type DurabilityOptions } from './replication-barrier.js';
+import {
+  clusterWaitRouter,
+  ReplicationBarrier,
+  replicaWait,
+  resolveDurability,
+  singleWaitRouter,
+  waitConnection,
+  type DurabilityOptions,
+} from './replication-barrier.js';
 import type {
   AckEntry,
   AckResult,
@@ -73,7 +81,7 @@ export interface RedisTimeoutStoreOptions {
   logger?: TimeoutLogger | null;
   /**
    * Replicated durability, opt-in: `schedule` and `cancel` resolve only once `WAIT` confirms the
-   * write reached `replicas` replicas (one server or Sentinel; not on a Cluster connection). Off by default.
+   * write reached `replicas` replicas (on a Cluster: the replicas of the master that took it). Off by default.
    */
   durability?: DurabilityOptions;
 }
@@ -210,8 +218,10 @@ export class RedisTimeoutStore implements TimeoutStore {
     const scriptKeys = [keys.due, keys.lease, keys.layout, ...buckets.keys];
     const args: ScriptArg[] = [slot.slots ?? 0];
     ids.forEach((id, i) => args.push(id, buckets.keyIndex(i)));
+    const ticket = this.barrier?.track(keys.due);
     const reply = await this.interactive('cancelMany', () => this.run(buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
+    if (ticket && reply.some((code) => CANCEL_RESULTS[code as number] === 'cancelled')) await this.barrier?.confirm('cancelMany', ticket);
     return reply.map((code: unknown) => (typeof code === 'string' ? routingError(new Error(code)) : undefined) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
   }
 
@@ -228,12 +238,13 @@ export class RedisTimeoutStore implements TimeoutStore {
       if (entry.at === undefined) args.push(id, keyIndex, mode === '' ? 'd' : `d${mode}`, Math.round(entry.delayMs ?? 0), entry.payload);
       else args.push(id, keyIndex, mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload);
     });
+    const ticket = this.barrier?.track(keys.due);
     const reply = await this.interactive('schedule', () => this.run(script, scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
     // A timeout scheduled here may be the slot's next due one: let the next claim pass its bucket
     // too while there is room (a claim that lacks a bucket is only made again with every bucket).
     this.claimHints.widen(slot, buckets.distinct, FEW_BUCKETS);
-    await this.barrier?.confirm('schedule');
+    if (ticket) await this.barrier?.confirm('schedule', ticket);
     entries.forEach((pending, i) => {
       const code = reply[2 * i];
       // An entry a slot migration refused (its bucket is being moved, or was moved): that call is routed again.
@@ -246,11 +257,12 @@ export class RedisTimeoutStore implements TimeoutStore {
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
+    const ticket = this.barrier?.track(keys.due);
     const reply = await this.interactive('cancel', () =>
       this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
     );
     const result = mapCode(CANCEL_RESULTS, reply, 'cancel');
-    if (result === 'cancelled') await this.barrier?.confirm('cancel');
+    if (result === 'cancelled' && ticket) await this.barrier?.confirm('cancel', ticket);
     return result;
   }
 
@@ -687,16 +699,15 @@ export class RedisTimeoutStore implements TimeoutStore {
     });
   }
 
-  /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on. */
+  /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on (on a Cluster, the master's). */
   private replicationBarrier(options: DurabilityOptions | undefined): ReplicationBarrier | undefined {
     const durability = resolveDurability(options);
     if (!durability) return undefined;
-    if (isCluster(this.client)) {
-      throw new InvalidStoreOptionError(
-        'The durability option works on one server or Sentinel connection, not on a Redis Cluster connection yet: leave it out there.',
-      );
-    }
-    return new ReplicationBarrier(durability, waitConnection(this.client, this.commandTimeoutMs), this.logger);
+    const send = replicaWait(durability.aof, this.logger);
+    const router = isCluster(this.client)
+      ? clusterWaitRouter(this.client, (node) => waitConnection(node, this.commandTimeoutMs, send))
+      : singleWaitRouter(waitConnection(this.client, this.commandTimeoutMs, send));
+    return new ReplicationBarrier(durability, router, this.logger);
   }
 
   /** After a failover reply: a cluster client refreshes its slot map (ioredis runs one refresh at a time). */

@@ -120,32 +120,48 @@ async function failoverRun(
   };
 }
 
-/** A master of a 3-master + 3-replica cluster SIGKILLed under load (twice in the full run, restarting the old one as a replica). */
+/**
+ * A master of a 3-master + 3-replica cluster SIGKILLed under load (three times in the full run,
+ * restarting the old one as a replica before the next kill).
+ */
+async function clusterRun(name: string, context: RunContext, durability?: DurabilityOptions): Promise<ScenarioResult> {
+  const cluster = await RedisCluster.start({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: 1_000 });
+  const killed: RedisServer[] = [];
+  try {
+    return await failoverRun(name, context, { cluster: cluster.startupNodes }, context.quick ? 1 : 3, async () => {
+      // The old master comes back as a replica of the promoted one, in sync, before the next kill.
+      for (const node of killed.splice(0)) {
+        await node.restart();
+        const probe = node.client();
+        const synced = await pollUntil(async () => /master_link_status:up/.test(await probe.info('replication').catch(() => '')), 20_000, 20);
+        if (!synced) throw new Error(`the restarted node ${node.port} did not sync as a replica within 20 s`);
+        await pollUntil(async () => (await cluster.replicas()).length === 3, 20_000, 20);
+      }
+      await cluster.waitForFailover();
+      const victim = (await cluster.masters())[0]!;
+      await victim.kill();
+      killed.push(victim);
+      await cluster.waitForFailover();
+    }, durability);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+/** A cluster master SIGKILLed under load, without the durability option (lost schedules are reported). */
 export const clusterFailover: Scenario = {
   name: 'cluster-failover',
-  run: async (context) => {
-    const cluster = await RedisCluster.start({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: 1_000 });
-    const killed: RedisServer[] = [];
-    try {
-      return await failoverRun('cluster-failover', context, { cluster: cluster.startupNodes }, context.quick ? 1 : 3, async () => {
-        // The old master comes back as a replica of the promoted one, in sync, before the next kill.
-        for (const node of killed.splice(0)) {
-          await node.restart();
-          const probe = node.client();
-          const synced = await pollUntil(async () => /master_link_status:up/.test(await probe.info('replication').catch(() => '')), 20_000, 20);
-          if (!synced) throw new Error(`the restarted node ${node.port} did not sync as a replica within 20 s`);
-          await pollUntil(async () => (await cluster.replicas()).length === 3, 20_000, 20);
-        }
-        await cluster.waitForFailover();
-        const victim = (await cluster.masters())[0]!;
-        await victim.kill();
-        killed.push(victim);
-        await cluster.waitForFailover();
-      });
-    } finally {
-      await cluster.stop();
-    }
-  },
+  run: (context) => clusterRun('cluster-failover', context),
+};
+
+/**
+ * The same with `durability: { replicas: 1 }`: no acknowledged schedule may be lost. Until the
+ * old master is back as a replica, the promoted one has none, so schedules on its slots are
+ * refused (`DurabilityUnconfirmedError`) while the other masters' slots go on.
+ */
+export const clusterFailoverDurable: Scenario = {
+  name: 'cluster-failover-durable',
+  run: (context) => clusterRun('cluster-failover-durable', context, { replicas: 1, timeoutMs: 500 }),
 };
 
 async function sentinelRun(name: string, context: RunContext, durability?: DurabilityOptions): Promise<ScenarioResult> {

@@ -7,7 +7,7 @@ import { baseline, clockSkew, rollingRestart, workerPause, workerSigkill } from 
 import { corruptEntries, crashLoop, slotMigration } from './hardening.js';
 import { storeModel } from './store-model.js';
 import { longHandlers } from './long-handlers.js';
-import { clusterFailover, sentinelFailover, sentinelFailoverDurable } from './failover.js';
+import { clusterFailover, clusterFailoverDurable, sentinelFailover, sentinelFailoverDurable } from './failover.js';
 
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
 export const ON_REQUEST: readonly Scenario[] = [storeModel];
@@ -31,6 +31,7 @@ export const SCENARIOS: readonly Scenario[] = [
   corruptEntries,
   longHandlers,
   clusterFailover,
+  clusterFailoverDurable,
   sentinelFailover,
   sentinelFailoverDurable,
 ];
