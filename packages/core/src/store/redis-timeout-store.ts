@@ -1,12 +1,11 @@
 import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger } from '../types.js';
-import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
-import { closeConnection, isCluster, isReplicated, openConnection, type RedisClient } from './redis-connection.js';
-import { RedisUnavailableError } from './redis-unavailable.error.js';
+import { FEW_BUCKETS } from '../commands/index.js';
+import { isCluster, openConnection, type RedisClient } from './redis-connection.js';
+import { RedisCalls } from './redis-calls.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
 import { DATA_BUCKETS } from './slot-of.js';
-import { CallDeadlines } from './call-deadlines.js';
 import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
 import { WakeSubscriber } from './wake-subscriber.js';
@@ -15,7 +14,6 @@ import { itemResults } from './item-results.js';
 import { bucketKeys, padBuckets } from './bucket-keys.js';
 import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
 import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
-import { failoverReply, retryDuringFailover } from './failover.js';
 import {
   clusterWaitRouter,
   ReplicationBarrier,
@@ -99,8 +97,6 @@ const ENTRY_BATCH = 500;
 
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 
-type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
-
 /** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
 const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
 
@@ -117,24 +113,16 @@ export class RedisTimeoutStore implements TimeoutStore {
   /** The key builder of this store (prefix included). */
   readonly keys: TimeoutKeys;
   private readonly client: RedisClient;
-  private readonly owned: boolean;
-  /** Cluster or Sentinel: a lost node is replaced by a failover rather than an outage. */
-  private readonly replicated: boolean;
+  /** Script and interactive calls: deadlines, failover retries and error mapping (store/redis-calls.ts). */
+  private readonly calls: RedisCalls;
   /** Confirms schedules and cancels on the replicas (`durability`); undefined when the option is off. */
   private readonly barrier: ReplicationBarrier | undefined;
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
-  private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
   private readonly subscribers = new Set<WakeSubscriber>();
-  private readonly deadlines: CallDeadlines;
   private readonly schedules = new ScheduleCoalescer((slot, entries) => this.runScheduleBatch(slot, entries), SCHEDULE_BATCH);
   private readonly claimHints = new ClaimHints();
   private initialised: Promise<void> | undefined;
-  private readyWait: Promise<void> | undefined;
-  private closed = false;
-  private outageReported = false;
-  /** Last error of an owned connection while it is not ready (e.g. a TLS or AUTH failure), for error messages. */
-  private lastConnectionError: string | undefined;
 
   constructor(options: RedisTimeoutStoreOptions = {}) {
     const prefix = options.prefix ?? 'dt';
@@ -145,30 +133,11 @@ export class RedisTimeoutStore implements TimeoutStore {
     }
     this.keys = new TimeoutKeys(prefix);
     this.commandTimeoutMs = commandTimeoutMs;
-    this.deadlines = new CallDeadlines(commandTimeoutMs);
     this.logger = options.logger ?? null;
     const opened = openConnection(options.connection);
     this.client = opened.client;
-    this.owned = opened.owned;
-    this.replicated = isReplicated(this.client);
+    this.calls = new RedisCalls(opened, commandTimeoutMs, this.logger);
     this.barrier = this.replicationBarrier(options.durability);
-    // Errors reach callers through the calls that hit them; the listener only keeps ioredis from
-    // printing every reconnect attempt, and tells the logger once per outage.
-    if (this.owned) {
-      this.client.on('error', (error: Error) => {
-        this.lastConnectionError = error.message;
-        if (this.outageReported) return;
-        this.outageReported = true;
-        this.logger?.warn(redisStoreMessages.connectionLost(error.message));
-      });
-      this.client.on('ready', () => {
-        this.outageReported = false;
-        this.lastConnectionError = undefined;
-      });
-    }
-    for (const script of registerScripts(this.client).values()) {
-      this.commands.set(script.name, { command: script.command, numberOfKeys: script.numberOfKeys });
-    }
   }
 
   /** The connection in use (given or opened). */
@@ -185,7 +154,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   async now(): Promise<number> {
-    const [seconds, micros] = await this.interactive('now', () => this.client.time());
+    const [seconds, micros] = await this.calls.interactive('now', () => this.client.time());
     return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   }
 
@@ -195,7 +164,7 @@ export class RedisTimeoutStore implements TimeoutStore {
    * from one process; each call still gets its own result, in order.
    */
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
-    if (this.closed) return Promise.reject(new StoreClosedError(redisStoreMessages.closed()));
+    if (this.calls.closed) return Promise.reject(new StoreClosedError(redisStoreMessages.closed()));
     return this.schedules.add(slot, id, entry);
   }
 
@@ -205,7 +174,7 @@ export class RedisTimeoutStore implements TimeoutStore {
    */
   async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
     if (items.length === 0) return [];
-    this.assertOpen();
+    this.calls.assertOpen();
     return itemResults(await this.schedules.addUnit(slot, items));
   }
 
@@ -219,7 +188,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     const args: ScriptArg[] = [slot.slots ?? 0];
     ids.forEach((id, i) => args.push(id, buckets.keyIndex(i)));
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.interactive('cancelMany', () => this.run(buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
+    const reply = await this.calls.interactive('cancelMany', () => this.calls.run(buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
     if (ticket && reply.some((code) => CANCEL_RESULTS[code as number] === 'cancelled')) await this.barrier?.confirm('cancelMany', ticket);
     return reply.map((code: unknown) => (typeof code === 'string' ? routingError(new Error(code)) : undefined) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
@@ -239,7 +208,7 @@ export class RedisTimeoutStore implements TimeoutStore {
       else args.push(id, keyIndex, mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload);
     });
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.interactive('schedule', () => this.run(script, scriptKeys, args));
+    const reply = await this.calls.interactive('schedule', () => this.calls.run(script, scriptKeys, args));
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
     // A timeout scheduled here may be the slot's next due one: let the next claim pass its bucket
     // too while there is room (a claim that lacks a bucket is only made again with every bucket).
@@ -258,8 +227,8 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.interactive('cancel', () =>
-      this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
+    const reply = await this.calls.interactive('cancel', () =>
+      this.calls.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
     );
     const result = mapCode(CANCEL_RESULTS, reply, 'cancel');
     if (result === 'cancelled' && ticket) await this.barrier?.confirm('cancel', ticket);
@@ -269,8 +238,8 @@ export class RedisTimeoutStore implements TimeoutStore {
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('get', () =>
-      this.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
+    const reply = await this.calls.interactive('get', () =>
+      this.calls.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
     );
     if (reply === null) return null;
     const [state, dueAt, scheduledAt, attempt, fencingToken, leaseExpiresAt, lastError, payload] = tuple(reply, 'get', 8);
@@ -312,9 +281,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     let reply: unknown = 0;
     if (hint !== undefined) {
       const chosen = padBuckets(hint);
-      reply = await this.run('claimFew', [...fixed, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
+      reply = await this.calls.run('claimFew', [...fixed, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
     }
-    if (reply === 0) reply = await this.run('claim', [...fixed, ...keys.buckets], args);
+    if (reply === 0) reply = await this.calls.run('claim', [...fixed, ...keys.buckets], args);
     const result = decodeClaim(reply);
     // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
     this.claimHints.set(slot, take > 0 && result.claimed.length >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
@@ -323,7 +292,7 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
+    const reply = await this.calls.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
     return ackResult(reply, 'ack');
   }
 
@@ -334,7 +303,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     const buckets = bucketKeys(entries.map(({ id }) => id), keys.buckets, 2);
     const args: ScriptArg[] = [];
     entries.forEach(({ id, fencingToken, leaseMs }, i) => args.push(id, fencingToken, Math.max(1, Math.round(leaseMs)), buckets.keyIndex(i)));
-    const reply = await this.run(buckets.few ? 'renewLeasesFew' : 'renewLeases', [keys.lease, keys.fwd, ...buckets.keys], args);
+    const reply = await this.calls.run(buckets.few ? 'renewLeasesFew' : 'renewLeases', [keys.lease, keys.fwd, ...buckets.keys], args);
     if (!Array.isArray(reply) || reply.length !== entries.length) throw unexpected('renewLeases', reply);
     return reply.map((code: unknown): RenewResult => {
       if (code === 0) return 'stale';
@@ -354,7 +323,7 @@ export class RedisTimeoutStore implements TimeoutStore {
       const buckets = bucketKeys(batch.map((entry) => entry.id), keys.buckets, 2);
       const args: ScriptArg[] = [];
       batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, buckets.keyIndex(i)));
-      const reply = await this.run(buckets.few ? 'ackManyFew' : 'ackMany', [keys.lease, keys.fwd, ...buckets.keys], args);
+      const reply = await this.calls.run(buckets.few ? 'ackManyFew' : 'ackMany', [keys.lease, keys.fwd, ...buckets.keys], args);
       if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
       for (const code of reply) results.push(ackResult(code, 'ackMany'));
     }
@@ -363,7 +332,7 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.run('fail', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [
+    const reply = await this.calls.run('fail', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [
       id,
       fencingToken,
       Math.max(0, Math.round(failure.retryDelayMs)),
@@ -392,7 +361,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     const result: ReleaseResult = { released: 0, forwarded: [] };
     for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
       const batch = entries.slice(start, start + ENTRY_BATCH);
-      const reply = await this.run('release', [keys.due, keys.lease, keys.fwd, ...keys.buckets], [
+      const reply = await this.calls.run('release', [keys.due, keys.lease, keys.fwd, ...keys.buckets], [
         this.keys.wakeChannel(slot.topic),
         slot.slot,
         ...batch.flatMap((entry) => [entry.id, entry.fencingToken]),
@@ -406,7 +375,7 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   async stats(slot: SlotRef): Promise<SlotStats> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('stats', () => this.run('stats', [keys.due, keys.lease, keys.dead], []));
+    const reply = await this.calls.interactive('stats', () => this.calls.run('stats', [keys.due, keys.lease, keys.dead], []));
     const [pending, firing, dead, oldest, now] = tuple(reply, 'stats', 5);
     return {
       pending: Number(pending),
@@ -420,8 +389,8 @@ export class RedisTimeoutStore implements TimeoutStore {
   async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
     if (limit <= 0) return [];
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('listDead', () =>
-      this.run('deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]),
+    const reply = await this.calls.interactive('listDead', () =>
+      this.calls.run('deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]),
     );
     if (!Array.isArray(reply) || reply.length % 6 !== 0) throw unexpected('deadList', reply);
     const letters: StoredDeadLetter[] = [];
@@ -442,8 +411,8 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const replayBatch = (batch: readonly string[]) =>
-      this.interactive('replayDead', () =>
-        this.run('deadReplay', [keys.due, keys.dead, keys.layout, ...keys.buckets], [
+      this.calls.interactive('replayDead', () =>
+        this.calls.run('deadReplay', [keys.due, keys.dead, keys.layout, ...keys.buckets], [
           this.keys.wakeChannel(slot.topic),
           slot.slot,
           DEAD_BATCH,
@@ -458,7 +427,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const purgeBatch = (batch: readonly string[]) =>
-      this.interactive('purgeDead', () => this.run('deadPurge', [keys.dead, keys.layout, ...keys.buckets], [DEAD_BATCH, slot.slots ?? 0, ...batch])).then((reply) =>
+      this.calls.interactive('purgeDead', () => this.calls.run('deadPurge', [keys.dead, keys.layout, ...keys.buckets], [DEAD_BATCH, slot.slots ?? 0, ...batch])).then((reply) =>
         count(reply, 'deadPurge'),
       );
     return this.inBatches(ids, purgeBatch);
@@ -481,7 +450,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   private async layoutCall(operation: string, topic: string, ...operands: number[]): Promise<TopicLayout | null> {
-    const reply = await this.interactive('layout', () => this.run('layoutRegistry', [this.keys.topics], [operation, topic, ...operands]));
+    const reply = await this.calls.interactive('layout', () => this.calls.run('layoutRegistry', [this.keys.topics], [operation, topic, ...operands]));
     if (reply === null) return null;
     const layout = parseLayout(reply);
     if (!layout) throw unexpected('layoutRegistry', reply);
@@ -491,19 +460,19 @@ export class RedisTimeoutStore implements TimeoutStore {
   async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const value = marker === null ? '' : marker.movingBucket === undefined ? String(marker.slots) : `move:${marker.slots}:${marker.movingBucket}`;
-    await this.interactive('markSlot', () => this.run('layoutMark', [keys.layout], [value, this.keys.wakeChannel(slot.topic)]));
+    await this.calls.interactive('markSlot', () => this.calls.run('layoutMark', [keys.layout], [value, this.keys.wakeChannel(slot.topic)]));
   }
 
   async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('bucketIds', () => this.run('migrateScan', [keys.buckets[bucket]!], []));
+    const reply = await this.calls.interactive('bucketIds', () => this.calls.run('migrateScan', [keys.buckets[bucket]!], []));
     if (!Array.isArray(reply)) throw unexpected('migrateScan', reply);
     return reply.map(String);
   }
 
   async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('exportEntries', () => this.run('migrateExport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], ids));
+    const reply = await this.calls.interactive('exportEntries', () => this.calls.run('migrateExport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], ids));
     if (!Array.isArray(reply) || reply.length % 4 !== 1) throw unexpected('migrateExport', reply);
     const entries: MovedEntry[] = [];
     for (let i = 1; i < reply.length; i += 4) {
@@ -514,8 +483,8 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('importEntries', () =>
-      this.run('migrateImport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], [
+    const reply = await this.calls.interactive('importEntries', () =>
+      this.calls.run('migrateImport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], [
         this.keys.wakeChannel(slot.topic),
         slot.slot,
         counter,
@@ -528,14 +497,14 @@ export class RedisTimeoutStore implements TimeoutStore {
   async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const args = entries.flatMap((entry) => [...entryArgs([entry]), entry.target]);
-    const reply = await this.interactive('dropEntries', () => this.run('migrateDrop', [keys.due, keys.lease, keys.dead, keys.fwd, ...keys.buckets], args));
+    const reply = await this.calls.interactive('dropEntries', () => this.calls.run('migrateDrop', [keys.due, keys.lease, keys.dead, keys.fwd, ...keys.buckets], args));
     return flags(reply, entries.length, 'migrateDrop');
   }
 
   async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
     if (entries.length === 0) return 0;
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('unimportEntries', () => this.run('migrateUnimport', [keys.due, keys.lease, keys.dead, ...keys.buckets], entryArgs(entries)));
+    const reply = await this.calls.interactive('unimportEntries', () => this.calls.run('migrateUnimport', [keys.due, keys.lease, keys.dead, ...keys.buckets], entryArgs(entries)));
     return count(reply, 'migrateUnimport');
   }
 
@@ -551,7 +520,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     onResubscribed: () => void,
     onLayout?: (topic: string) => void,
   ): Promise<() => Promise<void>> {
-    this.assertOpen();
+    this.calls.assertOpen();
     // A cluster subscriber connects to a node the cluster client knows: let it learn them first.
     if (isCluster(this.client) && this.client.nodes('master').length === 0) await this.ping();
     const subscriber = new WakeSubscriber(this.client, {
@@ -596,7 +565,7 @@ export class RedisTimeoutStore implements TimeoutStore {
 
   async ping(): Promise<number> {
     const started = performance.now();
-    await this.interactive('ping', () => this.client.ping());
+    await this.calls.interactive('ping', () => this.client.ping());
     return performance.now() - started;
   }
 
@@ -606,97 +575,20 @@ export class RedisTimeoutStore implements TimeoutStore {
    * `commandTimeoutMs`; 0 closes at once). Idempotent.
    */
   async close(quitWithinMs = this.commandTimeoutMs): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.calls.closed) return;
     const subscribers = [...this.subscribers];
     this.subscribers.clear();
-    await Promise.all([
-      ...subscribers.map((subscriber) => subscriber.close(quitWithinMs)),
-      this.owned ? closeConnection(this.client, quitWithinMs) : undefined,
-    ]);
+    await Promise.all([this.calls.close(quitWithinMs), ...subscribers.map((subscriber) => subscriber.close(quitWithinMs))]);
   }
 
   async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
     if (limit <= 0) return [];
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('listPending', () => this.run('pendingList', [keys.due], [Math.max(0, offset), limit]));
+    const reply = await this.calls.interactive('listPending', () => this.calls.run('pendingList', [keys.due], [Math.max(0, offset), limit]));
     if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
     const entries: StoredPendingEntry[] = [];
     for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
     return entries;
-  }
-
-  private async run(name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
-    this.assertOpen();
-    const { command, numberOfKeys } = this.commands.get(name)!;
-    if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
-    const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
-    // During a failover (MOVED, CLUSTERDOWN, READONLY...) the script was refused, not run: send it
-    // again within the call's budget while the client learns the new topology (store/failover.ts).
-    return retryDuringFailover(() => call(...keys, ...args), { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(
-      (error: unknown) => {
-        throw routingError(error) ?? this.asFailover(name, error) ?? error;
-      },
-    );
-  }
-
-  /**
-   * Runs an interactive call with a deadline: waits (within the deadline) for a connection that is
-   * not ready, so nothing sits in ioredis' offline queue, then races the reply against what is left.
-   */
-  private async interactive<T>(operation: string, call: () => Promise<T>): Promise<T> {
-    this.assertOpen();
-    const expired = (cause?: string) =>
-      new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation);
-    try {
-      const status = this.client.status;
-      if (status !== 'ready') {
-        // Not yet connected (connections open on first use): connect now rather than let the call
-        // wait in ioredis' offline queue, where it would outlive its deadline and run later.
-        if (status === 'wait') this.client.connect().catch(() => undefined);
-        await this.waitReady(() =>
-          expired(this.lastConnectionError ? `connection ${status}: ${this.lastConnectionError}` : `connection ${status}`),
-        );
-      }
-      return await this.deadlines.run(call(), expired);
-    } catch (error) {
-      if (error instanceof RedisUnavailableError && error.operation !== operation) {
-        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, errorText(error.cause)), operation, error);
-      }
-      if (error instanceof RedisUnavailableError || !isConnectionError(error)) throw error;
-      throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
-        cause: error,
-        failover: this.isFailoverSymptom(error),
-      });
-    }
-  }
-
-  /** One shared wait for the connection to become ready, so thousands of calls add one listener. */
-  private waitReady(onTimeout: () => Error): Promise<void> {
-    this.readyWait ??= new Promise<void>((resolve) => {
-      this.client.once('ready', () => {
-        this.readyWait = undefined;
-        resolve();
-      });
-    });
-    return this.deadlines.run(this.readyWait, onTimeout);
-  }
-
-  /**
-   * Whether `error` is what a failover looks like: a refusal (MOVED, CLUSTERDOWN, READONLY, ...),
-   * or, on a Cluster or Sentinel connection (where another node takes over), a lost connection.
-   */
-  private isFailoverSymptom(error: unknown): boolean {
-    return failoverReply(error) !== undefined || (this.replicated && isConnectionError(error));
-  }
-
-  /** A worker call's failover symptom as a `RedisUnavailableError` with `failover` set (the engine reports it as a warning). */
-  private asFailover(script: string, error: unknown): RedisUnavailableError | undefined {
-    if (error instanceof RedisUnavailableError || !this.isFailoverSymptom(error)) return undefined;
-    return new RedisUnavailableError(redisStoreMessages.unavailable(script, this.commandTimeoutMs, (error as Error).message), script, {
-      cause: error,
-      failover: true,
-    });
   }
 
   /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on (on a Cluster, the master's). */
@@ -708,11 +600,6 @@ export class RedisTimeoutStore implements TimeoutStore {
       ? clusterWaitRouter(this.client, (node) => waitConnection(node, this.commandTimeoutMs, send))
       : singleWaitRouter(waitConnection(this.client, this.commandTimeoutMs, send));
     return new ReplicationBarrier(durability, router, this.logger);
-  }
-
-  /** After a failover reply: a cluster client refreshes its slot map (ioredis runs one refresh at a time). */
-  private learnTopology(): void {
-    if (isCluster(this.client)) this.client.refreshSlotsCache();
   }
 
   private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
@@ -744,8 +631,8 @@ export class RedisTimeoutStore implements TimeoutStore {
       let persistence: string;
       let memory: string;
       try {
-        persistence = await this.interactive('init', () => node.info('persistence'));
-        memory = await this.interactive('init', () => node.info('memory'));
+        persistence = await this.calls.interactive('init', () => node.info('persistence'));
+        memory = await this.calls.interactive('init', () => node.info('memory'));
       } catch (error) {
         // A least-privilege ACL user may be denied INFO: the check is advice, not a requirement.
         if (error instanceof Error && /NOPERM/.test(error.message)) return;
@@ -762,23 +649,4 @@ export class RedisTimeoutStore implements TimeoutStore {
       }
     }
   }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StoreClosedError(redisStoreMessages.closed());
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return (
-    error.name === 'MaxRetriesPerRequestError' ||
-    failoverReply(error) !== undefined ||
-    /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache|None of startup nodes is available/i.test(
-      error.message,
-    )
-  );
 }
