@@ -2,6 +2,7 @@ import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome
 import { FEW_BUCKETS } from '../commands/index.js';
 import { isCluster, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisCalls } from './redis-calls.js';
+import { RedisSlotMigration } from './redis-slot-migration.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
@@ -55,10 +56,7 @@ import {
   CANCEL_RESULTS,
   count,
   decodeClaim,
-  entryArgs,
-  flags,
   mapCode,
-  parseLayout,
   routingError,
   SCHEDULE_OUTCOMES,
   STATES,
@@ -122,6 +120,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly subscribers = new Set<WakeSubscriber>();
   private readonly schedules = new ScheduleCoalescer((slot, entries) => this.runScheduleBatch(slot, entries), SCHEDULE_BATCH);
   private readonly claimHints = new ClaimHints();
+  private readonly migration: RedisSlotMigration;
   private initialised: Promise<void> | undefined;
 
   constructor(options: RedisTimeoutStoreOptions = {}) {
@@ -137,6 +136,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     const opened = openConnection(options.connection);
     this.client = opened.client;
     this.calls = new RedisCalls(opened, commandTimeoutMs, this.logger);
+    this.migration = new RedisSlotMigration(this.keys, this.calls);
     this.barrier = this.replicationBarrier(options.durability);
   }
 
@@ -433,79 +433,46 @@ export class RedisTimeoutStore implements TimeoutStore {
     return this.inBatches(ids, purgeBatch);
   }
 
-  async readLayout(topic: string): Promise<TopicLayout | null> {
-    return this.layoutCall('read', topic);
+  // Slot-count changes: the topics registry, layout markers and moving entries (store/redis-slot-migration.ts).
+
+  readLayout(topic: string): Promise<TopicLayout | null> {
+    return this.migration.readLayout(topic);
   }
 
-  async claimLayout(topic: string, slots: number): Promise<TopicLayout> {
-    return (await this.layoutCall('claim', topic, slots))!;
+  claimLayout(topic: string, slots: number): Promise<TopicLayout> {
+    return this.migration.claimLayout(topic, slots);
   }
 
-  async beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
-    return (await this.layoutCall('begin', topic, from, to))!;
+  beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    return this.migration.beginMigration(topic, from, to);
   }
 
-  async finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
-    return (await this.layoutCall('finish', topic, from, to))!;
+  finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    return this.migration.finishMigration(topic, from, to);
   }
 
-  private async layoutCall(operation: string, topic: string, ...operands: number[]): Promise<TopicLayout | null> {
-    const reply = await this.calls.interactive('layout', () => this.calls.run('layoutRegistry', [this.keys.topics], [operation, topic, ...operands]));
-    if (reply === null) return null;
-    const layout = parseLayout(reply);
-    if (!layout) throw unexpected('layoutRegistry', reply);
-    return layout;
+  markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
+    return this.migration.markSlot(slot, marker);
   }
 
-  async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const value = marker === null ? '' : marker.movingBucket === undefined ? String(marker.slots) : `move:${marker.slots}:${marker.movingBucket}`;
-    await this.calls.interactive('markSlot', () => this.calls.run('layoutMark', [keys.layout], [value, this.keys.wakeChannel(slot.topic)]));
+  bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
+    return this.migration.bucketIds(slot, bucket);
   }
 
-  async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('bucketIds', () => this.calls.run('migrateScan', [keys.buckets[bucket]!], []));
-    if (!Array.isArray(reply)) throw unexpected('migrateScan', reply);
-    return reply.map(String);
+  exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
+    return this.migration.exportEntries(slot, ids);
   }
 
-  async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('exportEntries', () => this.calls.run('migrateExport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], ids));
-    if (!Array.isArray(reply) || reply.length % 4 !== 1) throw unexpected('migrateExport', reply);
-    const entries: MovedEntry[] = [];
-    for (let i = 1; i < reply.length; i += 4) {
-      entries.push({ id: String(reply[i]), state: mapCode(STATES, reply[i + 1], 'migrateExport'), score: Number(reply[i + 2]), value: String(reply[i + 3]) });
-    }
-    return { counter: Number(reply[0]) || 0, entries };
+  importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
+    return this.migration.importEntries(slot, entries, counter);
   }
 
-  async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('importEntries', () =>
-      this.calls.run('migrateImport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], [
-        this.keys.wakeChannel(slot.topic),
-        slot.slot,
-        counter,
-        ...entryArgs(entries),
-      ]),
-    );
-    return flags(reply, entries.length, 'migrateImport');
+  dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
+    return this.migration.dropEntries(slot, entries);
   }
 
-  async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const args = entries.flatMap((entry) => [...entryArgs([entry]), entry.target]);
-    const reply = await this.calls.interactive('dropEntries', () => this.calls.run('migrateDrop', [keys.due, keys.lease, keys.dead, keys.fwd, ...keys.buckets], args));
-    return flags(reply, entries.length, 'migrateDrop');
-  }
-
-  async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
-    if (entries.length === 0) return 0;
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('unimportEntries', () => this.calls.run('migrateUnimport', [keys.due, keys.lease, keys.dead, ...keys.buckets], entryArgs(entries)));
-    return count(reply, 'migrateUnimport');
+  unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
+    return this.migration.unimportEntries(slot, entries);
   }
 
   /**
