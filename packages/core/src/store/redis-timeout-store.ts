@@ -3,18 +3,17 @@ import { FEW_BUCKETS } from '../commands/index.js';
 import { isCluster, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisCalls } from './redis-calls.js';
 import { RedisSlotMigration } from './redis-slot-migration.js';
+import { RedisDeliveries } from './redis-deliveries.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
-import { DATA_BUCKETS } from './slot-of.js';
-import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
 import { WakeSubscriber } from './wake-subscriber.js';
 import { ClaimHints } from './claim-hints.js';
 import { itemResults } from './item-results.js';
-import { bucketKeys, padBuckets } from './bucket-keys.js';
+import { bucketKeys } from './bucket-keys.js';
 import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
-import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
+import { ENGINE_DEFAULTS } from '../validation/options.js';
 import {
   clusterWaitRouter,
   ReplicationBarrier,
@@ -50,12 +49,9 @@ import type {
   RenewResult,
   TimeoutStore,
 } from './timeout-store.js';
-import { MAX_CLAIM, RECOVER_PER_CLAIM } from './timeout-store.js';
 import {
-  ackResult,
   CANCEL_RESULTS,
   count,
-  decodeClaim,
   mapCode,
   routingError,
   SCHEDULE_OUTCOMES,
@@ -90,9 +86,6 @@ const SCHEDULE_BATCH = 200;
 /** Most dead letters one replay / purge script call moves; larger requests loop. */
 const DEAD_BATCH = 500;
 
-/** Most entries one ack-many / release script call carries; larger requests are split. */
-const ENTRY_BATCH = 500;
-
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 
 /** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
@@ -121,6 +114,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly schedules = new ScheduleCoalescer((slot, entries) => this.runScheduleBatch(slot, entries), SCHEDULE_BATCH);
   private readonly claimHints = new ClaimHints();
   private readonly migration: RedisSlotMigration;
+  private readonly deliveries: RedisDeliveries;
   private initialised: Promise<void> | undefined;
 
   constructor(options: RedisTimeoutStoreOptions = {}) {
@@ -137,6 +131,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.client = opened.client;
     this.calls = new RedisCalls(opened, commandTimeoutMs, this.logger);
     this.migration = new RedisSlotMigration(this.keys, this.calls);
+    this.deliveries = new RedisDeliveries(this.keys, this.calls, this.claimHints);
     this.barrier = this.replicationBarrier(options.durability);
   }
 
@@ -257,120 +252,31 @@ export class RedisTimeoutStore implements TimeoutStore {
     return stored;
   }
 
-  /**
-   * Claims with the few bucket keys the slot's previous claim said the next due ids live in, when
-   * that claim was not a full batch; the script changes nothing and says so when it needs another
-   * bucket (or an expired lease waits), and the claim is made again with every bucket.
-   */
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
-    const args: ScriptArg[] = [
-      take,
-      Math.max(1, Math.round(leaseMs)),
-      RECOVER_PER_CLAIM,
-      DATA_BUCKETS,
-      FEW_BUCKETS,
-      expiry.maxAttempts,
-      expiry.backoff.baseMs,
-      expiry.backoff.capMs,
-      Math.random(),
-    ];
-    const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout];
-    const hint = this.claimHints.get(slot);
-    let reply: unknown = 0;
-    if (hint !== undefined) {
-      const chosen = padBuckets(hint);
-      reply = await this.calls.run('claimFew', [...fixed, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
-    }
-    if (reply === 0) reply = await this.calls.run('claim', [...fixed, ...keys.buckets], args);
-    const result = decodeClaim(reply);
-    // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
-    this.claimHints.set(slot, take > 0 && result.claimed.length >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
-    return result;
+  /** Worker call: see store/redis-deliveries.ts (claims pass only the buckets the previous claim hinted at). */
+  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> {
+    return this.deliveries.claim(slot, limit, leaseMs, expiry);
   }
 
-  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
-    return ackResult(reply, 'ack');
+  ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
+    return this.deliveries.ack(slot, id, fencingToken);
   }
 
-  /** Passes only the buckets of the renewed ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
-  async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
-    if (entries.length === 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const buckets = bucketKeys(entries.map(({ id }) => id), keys.buckets, 2);
-    const args: ScriptArg[] = [];
-    entries.forEach(({ id, fencingToken, leaseMs }, i) => args.push(id, fencingToken, Math.max(1, Math.round(leaseMs)), buckets.keyIndex(i)));
-    const reply = await this.calls.run(buckets.few ? 'renewLeasesFew' : 'renewLeases', [keys.lease, keys.fwd, ...buckets.keys], args);
-    if (!Array.isArray(reply) || reply.length !== entries.length) throw unexpected('renewLeases', reply);
-    return reply.map((code: unknown): RenewResult => {
-      if (code === 0) return 'stale';
-      if (typeof code === 'number' && code > 0) return { leaseExpiresAt: code };
-      const forward = typeof code === 'string' ? /^fwd:(\d+)$/.exec(code) : null;
-      if (!forward) throw unexpected('renewLeases', code);
-      return { forwardedTo: Number(forward[1]) };
-    });
+  /** Worker call: see store/redis-deliveries.ts (only the buckets of the renewed ids when they are few). */
+  renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    return this.deliveries.renewLeases(slot, entries);
   }
 
-  /** Passes only the buckets of the acked ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
-  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const results: AckResult[] = [];
-    for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
-      const batch = entries.slice(start, start + ENTRY_BATCH);
-      const buckets = bucketKeys(batch.map((entry) => entry.id), keys.buckets, 2);
-      const args: ScriptArg[] = [];
-      batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, buckets.keyIndex(i)));
-      const reply = await this.calls.run(buckets.few ? 'ackManyFew' : 'ackMany', [keys.lease, keys.fwd, ...buckets.keys], args);
-      if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
-      for (const code of reply) results.push(ackResult(code, 'ackMany'));
-    }
-    return results;
+  /** Worker call: see store/redis-deliveries.ts (only the buckets of the acked ids when they are few). */
+  ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
+    return this.deliveries.ackMany(slot, entries);
   }
 
-  async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.run('fail', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [
-      id,
-      fencingToken,
-      Math.max(0, Math.round(failure.retryDelayMs)),
-      failure.maxAttempts,
-      truncateError(failure.error),
-      this.keys.wakeChannel(slot.topic),
-      slot.slot,
-    ]);
-    if (!Array.isArray(reply) || reply.length < 1) throw unexpected('fail', reply);
-    switch (reply[0]) {
-      case 0:
-        return { outcome: 'stale' };
-      case 1:
-        return { outcome: 'retried', retryAt: Number(reply[1]) };
-      case 2:
-        return { outcome: 'dead', deadAt: Number(reply[1]) };
-      case 3:
-        return { outcome: 'forwarded', slot: Number(reply[1]) };
-      default:
-        throw unexpected('fail', reply);
-    }
+  fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
+    return this.deliveries.fail(slot, id, fencingToken, failure);
   }
 
-  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const result: ReleaseResult = { released: 0, forwarded: [] };
-    for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
-      const batch = entries.slice(start, start + ENTRY_BATCH);
-      const reply = await this.calls.run('release', [keys.due, keys.lease, keys.fwd, ...keys.buckets], [
-        this.keys.wakeChannel(slot.topic),
-        slot.slot,
-        ...batch.flatMap((entry) => [entry.id, entry.fencingToken]),
-      ]);
-      if (!Array.isArray(reply) || reply.length < 1) throw unexpected('release', reply);
-      result.released += count(reply[0], 'release');
-      for (let i = 1; i + 1 < reply.length; i += 2) result.forwarded.push({ id: String(reply[i]), slot: Number(reply[i + 1]) });
-    }
-    return result;
+  release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
+    return this.deliveries.release(slot, entries);
   }
 
   async stats(slot: SlotRef): Promise<SlotStats> {
