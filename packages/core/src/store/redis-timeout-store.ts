@@ -4,6 +4,7 @@ import { isCluster, openConnection, type RedisClient } from './redis-connection.
 import { RedisCalls } from './redis-calls.js';
 import { RedisSlotMigration } from './redis-slot-migration.js';
 import { RedisDeliveries } from './redis-deliveries.js';
+import { RedisOperatorCalls } from './redis-operator-calls.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
@@ -83,9 +84,6 @@ export { MAX_STORED_ERROR_LENGTH, truncateError } from './stored-error.js';
 /** Most timeouts one schedule script call carries (calls of one tick for one slot are coalesced). */
 const SCHEDULE_BATCH = 200;
 
-/** Most dead letters one replay / purge script call moves; larger requests loop. */
-const DEAD_BATCH = 500;
-
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 
 /** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
@@ -115,6 +113,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly claimHints = new ClaimHints();
   private readonly migration: RedisSlotMigration;
   private readonly deliveries: RedisDeliveries;
+  private readonly operator: RedisOperatorCalls;
   private initialised: Promise<void> | undefined;
 
   constructor(options: RedisTimeoutStoreOptions = {}) {
@@ -132,6 +131,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.calls = new RedisCalls(opened, commandTimeoutMs, this.logger);
     this.migration = new RedisSlotMigration(this.keys, this.calls);
     this.deliveries = new RedisDeliveries(this.keys, this.calls, this.claimHints);
+    this.operator = new RedisOperatorCalls(this.keys, this.calls);
     this.barrier = this.replicationBarrier(options.durability);
   }
 
@@ -279,64 +279,26 @@ export class RedisTimeoutStore implements TimeoutStore {
     return this.deliveries.release(slot, entries);
   }
 
-  async stats(slot: SlotRef): Promise<SlotStats> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('stats', () => this.calls.run('stats', [keys.due, keys.lease, keys.dead], []));
-    const [pending, firing, dead, oldest, now] = tuple(reply, 'stats', 5);
-    return {
-      pending: Number(pending),
-      firing: Number(firing),
-      dead: Number(dead),
-      oldestOverdueDueAt: oldest === null ? null : Number(oldest),
-      now: Number(now),
-    };
+  stats(slot: SlotRef): Promise<SlotStats> {
+    return this.operator.stats(slot);
   }
 
-  async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
-    if (limit <= 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('listDead', () =>
-      this.calls.run('deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]),
-    );
-    if (!Array.isArray(reply) || reply.length % 6 !== 0) throw unexpected('deadList', reply);
-    const letters: StoredDeadLetter[] = [];
-    for (let i = 0; i < reply.length; i += 6) {
-      letters.push({
-        id: String(reply[i]),
-        deadAt: Number(reply[i + 1]),
-        scheduledAt: Number(reply[i + 2]),
-        attempts: Number(reply[i + 3]),
-        lastError: String(reply[i + 4]),
-        payload: String(reply[i + 5]),
-      });
-    }
-    return letters;
+  listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
+    return this.operator.listPending(slot, offset, limit);
   }
 
-  async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+  listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
+    return this.operator.listDead(slot, offset, limit);
+  }
+
+  replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.schedules.flushSlot(slot);
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const replayBatch = (batch: readonly string[]) =>
-      this.calls.interactive('replayDead', () =>
-        this.calls.run('deadReplay', [keys.due, keys.dead, keys.layout, ...keys.buckets], [
-          this.keys.wakeChannel(slot.topic),
-          slot.slot,
-          DEAD_BATCH,
-          slot.slots ?? 0,
-          ...batch,
-        ]),
-      ).then((reply) => count(reply, 'deadReplay'));
-    return this.inBatches(ids, replayBatch);
+    return this.operator.replayDead(slot, ids);
   }
 
-  async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+  purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.schedules.flushSlot(slot);
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const purgeBatch = (batch: readonly string[]) =>
-      this.calls.interactive('purgeDead', () => this.calls.run('deadPurge', [keys.dead, keys.layout, ...keys.buckets], [DEAD_BATCH, slot.slots ?? 0, ...batch])).then((reply) =>
-        count(reply, 'deadPurge'),
-      );
-    return this.inBatches(ids, purgeBatch);
+    return this.operator.purgeDead(slot, ids);
   }
 
   // Slot-count changes: the topics registry, layout markers and moving entries (store/redis-slot-migration.ts).
@@ -454,16 +416,6 @@ export class RedisTimeoutStore implements TimeoutStore {
     await Promise.all([this.calls.close(quitWithinMs), ...subscribers.map((subscriber) => subscriber.close(quitWithinMs))]);
   }
 
-  async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
-    if (limit <= 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('listPending', () => this.calls.run('pendingList', [keys.due], [Math.max(0, offset), limit]));
-    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
-    const entries: StoredPendingEntry[] = [];
-    for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
-    return entries;
-  }
-
   /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on (on a Cluster, the master's). */
   private replicationBarrier(options: DurabilityOptions | undefined): ReplicationBarrier | undefined {
     const durability = resolveDurability(options);
@@ -473,19 +425,6 @@ export class RedisTimeoutStore implements TimeoutStore {
       ? clusterWaitRouter(this.client, (node) => waitConnection(node, this.commandTimeoutMs, send))
       : singleWaitRouter(waitConnection(this.client, this.commandTimeoutMs, send));
     return new ReplicationBarrier(durability, router, this.logger);
-  }
-
-  private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
-    let total = 0;
-    if (ids === undefined) {
-      for (;;) {
-        const moved = await runBatch([]);
-        total += moved;
-        if (moved < DEAD_BATCH) return total;
-      }
-    }
-    for (let start = 0; start < ids.length; start += DEAD_BATCH) total += await runBatch(ids.slice(start, start + DEAD_BATCH));
-    return total;
   }
 
   /**
