@@ -88,6 +88,11 @@ export class RedisCalls {
     );
   }
 
+  /** Runs the script `name` as the interactive call `operation`: with its deadline (see `interactive`). */
+  script(operation: string, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
+    return this.interactive(operation, () => this.run(name, keys, args));
+  }
+
   /**
    * Runs an interactive call with a deadline: waits (within the deadline) for a connection that is
    * not ready, so nothing sits in ioredis' offline queue, then races the reply against what is left.

@@ -20,7 +20,7 @@ export class RedisOperatorCalls {
 
   async stats(slot: SlotRef): Promise<SlotStats> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('stats', () => this.calls.run('stats', [keys.due, keys.lease, keys.dead], []));
+    const reply = await this.calls.script('stats', 'stats', [keys.due, keys.lease, keys.dead], []);
     const [pending, firing, dead, oldest, now] = tuple(reply, 'stats', 5);
     return {
       pending: Number(pending),
@@ -34,7 +34,7 @@ export class RedisOperatorCalls {
   async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
     if (limit <= 0) return [];
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('listPending', () => this.calls.run('pendingList', [keys.due], [Math.max(0, offset), limit]));
+    const reply = await this.calls.script('listPending', 'pendingList', [keys.due], [Math.max(0, offset), limit]);
     if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
     const entries: StoredPendingEntry[] = [];
     for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
@@ -44,9 +44,7 @@ export class RedisOperatorCalls {
   async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
     if (limit <= 0) return [];
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('listDead', () =>
-      this.calls.run('deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]),
-    );
+    const reply = await this.calls.script('listDead', 'deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]);
     if (!Array.isArray(reply) || reply.length % 6 !== 0) throw unexpected('deadList', reply);
     const letters: StoredDeadLetter[] = [];
     for (let i = 0; i < reply.length; i += 6) {
@@ -64,25 +62,19 @@ export class RedisOperatorCalls {
 
   async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     const keys = this.keys.slot(slot.topic, slot.slot);
+    const scriptKeys = [keys.due, keys.dead, keys.layout, ...keys.buckets];
     const replayBatch = (batch: readonly string[]) =>
-      this.calls.interactive('replayDead', () =>
-        this.calls.run('deadReplay', [keys.due, keys.dead, keys.layout, ...keys.buckets], [
-          this.keys.wakeChannel(slot.topic),
-          slot.slot,
-          DEAD_BATCH,
-          slot.slots ?? 0,
-          ...batch,
-        ]),
-      ).then((reply) => count(reply, 'deadReplay'));
+      this.calls
+        .script('replayDead', 'deadReplay', scriptKeys, [this.keys.wakeChannel(slot.topic), slot.slot, DEAD_BATCH, slot.slots ?? 0, ...batch])
+        .then((reply) => count(reply, 'deadReplay'));
     return this.inBatches(ids, replayBatch);
   }
 
   async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     const keys = this.keys.slot(slot.topic, slot.slot);
+    const scriptKeys = [keys.dead, keys.layout, ...keys.buckets];
     const purgeBatch = (batch: readonly string[]) =>
-      this.calls.interactive('purgeDead', () => this.calls.run('deadPurge', [keys.dead, keys.layout, ...keys.buckets], [DEAD_BATCH, slot.slots ?? 0, ...batch])).then((reply) =>
-        count(reply, 'deadPurge'),
-      );
+      this.calls.script('purgeDead', 'deadPurge', scriptKeys, [DEAD_BATCH, slot.slots ?? 0, ...batch]).then((reply) => count(reply, 'deadPurge'));
     return this.inBatches(ids, purgeBatch);
   }
 

@@ -47,7 +47,7 @@ export class RedisSlotMigration implements SlotMigrationCalls {
   }
 
   private async layoutCall(operation: string, topic: string, ...operands: number[]): Promise<TopicLayout | null> {
-    const reply = await this.calls.interactive('layout', () => this.calls.run('layoutRegistry', [this.keys.topics], [operation, topic, ...operands]));
+    const reply = await this.calls.script('layout', 'layoutRegistry', [this.keys.topics], [operation, topic, ...operands]);
     if (reply === null) return null;
     const layout = parseLayout(reply);
     if (!layout) throw unexpected('layoutRegistry', reply);
@@ -57,19 +57,19 @@ export class RedisSlotMigration implements SlotMigrationCalls {
   async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const value = marker === null ? '' : marker.movingBucket === undefined ? String(marker.slots) : `move:${marker.slots}:${marker.movingBucket}`;
-    await this.calls.interactive('markSlot', () => this.calls.run('layoutMark', [keys.layout], [value, this.keys.wakeChannel(slot.topic)]));
+    await this.calls.script('markSlot', 'layoutMark', [keys.layout], [value, this.keys.wakeChannel(slot.topic)]);
   }
 
   async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('bucketIds', () => this.calls.run('migrateScan', [keys.buckets[bucket]!], []));
+    const reply = await this.calls.script('bucketIds', 'migrateScan', [keys.buckets[bucket]!], []);
     if (!Array.isArray(reply)) throw unexpected('migrateScan', reply);
     return reply.map(String);
   }
 
   async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('exportEntries', () => this.calls.run('migrateExport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], ids));
+    const reply = await this.calls.script('exportEntries', 'migrateExport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], ids);
     if (!Array.isArray(reply) || reply.length % 4 !== 1) throw unexpected('migrateExport', reply);
     const entries: MovedEntry[] = [];
     for (let i = 1; i < reply.length; i += 4) {
@@ -80,28 +80,26 @@ export class RedisSlotMigration implements SlotMigrationCalls {
 
   async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('importEntries', () =>
-      this.calls.run('migrateImport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], [
-        this.keys.wakeChannel(slot.topic),
-        slot.slot,
-        counter,
-        ...entryArgs(entries),
-      ]),
-    );
+    const reply = await this.calls.script('importEntries', 'migrateImport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], [
+      this.keys.wakeChannel(slot.topic),
+      slot.slot,
+      counter,
+      ...entryArgs(entries),
+    ]);
     return flags(reply, entries.length, 'migrateImport');
   }
 
   async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const args = entries.flatMap((entry) => [...entryArgs([entry]), entry.target]);
-    const reply = await this.calls.interactive('dropEntries', () => this.calls.run('migrateDrop', [keys.due, keys.lease, keys.dead, keys.fwd, ...keys.buckets], args));
+    const reply = await this.calls.script('dropEntries', 'migrateDrop', [keys.due, keys.lease, keys.dead, keys.fwd, ...keys.buckets], args);
     return flags(reply, entries.length, 'migrateDrop');
   }
 
   async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
     if (entries.length === 0) return 0;
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('unimportEntries', () => this.calls.run('migrateUnimport', [keys.due, keys.lease, keys.dead, ...keys.buckets], entryArgs(entries)));
+    const reply = await this.calls.script('unimportEntries', 'migrateUnimport', [keys.due, keys.lease, keys.dead, ...keys.buckets], entryArgs(entries));
     return count(reply, 'migrateUnimport');
   }
 }

@@ -1,4 +1,4 @@
-import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger } from '../types.js';
+import type { CancelResult, ConnectionOptions, ScheduleOutcome, TimeoutLogger } from '../types.js';
 import { FEW_BUCKETS } from '../commands/index.js';
 import { isCluster, openConnection, type RedisClient } from './redis-connection.js';
 import { RedisCalls } from './redis-calls.js';
@@ -9,7 +9,8 @@ import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
 import { StoreClosedError } from './store-closed.error.js';
-import { WakeSubscriber } from './wake-subscriber.js';
+import { RedisWakeUps } from './redis-wake-ups.js';
+import { adviseOnPersistence } from './persistence-advice.js';
 import { ClaimHints } from './claim-hints.js';
 import { itemResults } from './item-results.js';
 import { bucketKeys } from './bucket-keys.js';
@@ -24,43 +25,10 @@ import {
   waitConnection,
   type DurabilityOptions,
 } from './replication-barrier.js';
-import type {
-  AckEntry,
-  AckResult,
-  CopiedEntry,
-  ExportedEntries,
-  MovedEntry,
-  ReleaseResult,
-  SlotMarker,
-  TopicLayout,
-  ClaimResult,
-  LeaseExpiryPolicy,
-  FailOutcome,
-  SlotRef,
-  SlotStats,
-  StoredDeadLetter,
-  StoredPendingEntry,
-  StoredTimeout,
-  StoreFailure,
-  StoreScheduleEntry,
-  StoreScheduleItem,
-  StoreScheduleOutcome,
-  StoreTopic,
-  LeaseRenewal,
-  RenewResult,
-  TimeoutStore,
-} from './timeout-store.js';
-import {
-  CANCEL_RESULTS,
-  count,
-  mapCode,
-  routingError,
-  SCHEDULE_OUTCOMES,
-  STATES,
-  tuple,
-  unexpected,
-  type ScriptArg,
-} from './redis-replies.js';
+import type { SlotRef, StoredTimeout, StoreScheduleEntry, StoreScheduleItem, StoreScheduleOutcome, StoreTopic, TimeoutStore } from './timeout-store.js';
+import type { AckEntry, AckResult, ClaimResult, FailOutcome, LeaseExpiryPolicy, LeaseRenewal, ReleaseResult, RenewResult, StoreFailure } from './timeout-store.js';
+import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, SlotStats, StoredDeadLetter, StoredPendingEntry, TopicLayout } from './timeout-store.js';
+import { CANCEL_RESULTS, decodeStored, mapCode, refusedItem, SCHEDULE_OUTCOMES, scheduleArgs, unexpected, type ScriptArg } from './redis-replies.js';
 
 /** Options of `new RedisTimeoutStore(...)`. */
 export interface RedisTimeoutStoreOptions {
@@ -79,15 +47,10 @@ export interface RedisTimeoutStoreOptions {
   durability?: DurabilityOptions;
 }
 
-export { MAX_STORED_ERROR_LENGTH, truncateError } from './stored-error.js';
-
 /** Most timeouts one schedule script call carries (calls of one tick for one slot are coalesced). */
 const SCHEDULE_BATCH = 200;
 
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
-
-/** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
-const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
 
 /**
  * The Redis implementation of the storage port: one set of keys per slot of a topic, all under
@@ -108,12 +71,12 @@ export class RedisTimeoutStore implements TimeoutStore {
   private readonly barrier: ReplicationBarrier | undefined;
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
-  private readonly subscribers = new Set<WakeSubscriber>();
   private readonly schedules = new ScheduleCoalescer((slot, entries) => this.runScheduleBatch(slot, entries), SCHEDULE_BATCH);
   private readonly claimHints = new ClaimHints();
   private readonly migration: RedisSlotMigration;
   private readonly deliveries: RedisDeliveries;
   private readonly operator: RedisOperatorCalls;
+  private readonly wakeUps: RedisWakeUps;
   private initialised: Promise<void> | undefined;
 
   constructor(options: RedisTimeoutStoreOptions = {}) {
@@ -132,6 +95,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.migration = new RedisSlotMigration(this.keys, this.calls);
     this.deliveries = new RedisDeliveries(this.keys, this.calls, this.claimHints);
     this.operator = new RedisOperatorCalls(this.keys, this.calls);
+    this.wakeUps = new RedisWakeUps(this.client, this.keys, commandTimeoutMs, this.logger);
     this.barrier = this.replicationBarrier(options.durability);
   }
 
@@ -183,10 +147,10 @@ export class RedisTimeoutStore implements TimeoutStore {
     const args: ScriptArg[] = [slot.slots ?? 0];
     ids.forEach((id, i) => args.push(id, buckets.keyIndex(i)));
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.calls.interactive('cancelMany', () => this.calls.run(buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
+    const reply = await this.calls.script('cancelMany', buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args);
     if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
     if (ticket && reply.some((code) => CANCEL_RESULTS[code as number] === 'cancelled')) await this.barrier?.confirm('cancelMany', ticket);
-    return reply.map((code: unknown) => (typeof code === 'string' ? routingError(new Error(code)) : undefined) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
+    return reply.map((code: unknown) => refusedItem(code) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
   }
 
   private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {
@@ -195,15 +159,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     const buckets = bucketKeys(entries.map(({ id }) => id), keys.buckets, 4);
     const script = buckets.few ? 'scheduleFew' : 'schedule';
     const scriptKeys = [keys.due, keys.lease, keys.dead, keys.layout, ...buckets.keys];
-    const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0];
-    entries.forEach(({ id, entry }, i) => {
-      const keyIndex = buckets.keyIndex(i);
-      const mode = entry.ifExists === undefined ? '' : IF_EXISTS_CODES[entry.ifExists];
-      if (entry.at === undefined) args.push(id, keyIndex, mode === '' ? 'd' : `d${mode}`, Math.round(entry.delayMs ?? 0), entry.payload);
-      else args.push(id, keyIndex, mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload);
-    });
+    const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0, ...scheduleArgs(entries, buckets.keyIndex)];
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.calls.interactive('schedule', () => this.calls.run(script, scriptKeys, args));
+    const reply = await this.calls.script('schedule', script, scriptKeys, args);
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
     // A timeout scheduled here may be the slot's next due one: let the next claim pass its bucket
     // too while there is room (a claim that lacks a bucket is only made again with every bucket).
@@ -212,7 +170,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     entries.forEach((pending, i) => {
       const code = reply[2 * i];
       // An entry a slot migration refused (its bucket is being moved, or was moved): that call is routed again.
-      const refused = typeof code === 'string' ? routingError(new Error(code)) : undefined;
+      const refused = refusedItem(code);
       if (refused) pending.reject(refused);
       else pending.resolve({ outcome: mapCode(SCHEDULE_OUTCOMES, code, 'schedule'), dueAt: Number(reply[2 * i + 1]) });
     });
@@ -221,10 +179,9 @@ export class RedisTimeoutStore implements TimeoutStore {
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
+    const dataKey = this.keys.dataKey(slot.topic, slot.slot, id);
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.calls.interactive('cancel', () =>
-      this.calls.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
-    );
+    const reply = await this.calls.script('cancel', 'cancel', [keys.due, keys.lease, dataKey, keys.layout], [id, slot.slots ?? 0]);
     const result = mapCode(CANCEL_RESULTS, reply, 'cancel');
     if (result === 'cancelled' && ticket) await this.barrier?.confirm('cancel', ticket);
     return result;
@@ -233,23 +190,9 @@ export class RedisTimeoutStore implements TimeoutStore {
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.interactive('get', () =>
-      this.calls.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
-    );
-    if (reply === null) return null;
-    const [state, dueAt, scheduledAt, attempt, fencingToken, leaseExpiresAt, lastError, payload] = tuple(reply, 'get', 8);
-    const stored: StoredTimeout = {
-      id,
-      state: mapCode(STATES, state, 'get'),
-      dueAt: Number(dueAt),
-      scheduledAt: Number(scheduledAt),
-      attempt: Number(attempt),
-      fencingToken: Number(fencingToken),
-      payload: String(payload),
-    };
-    if (stored.state === 'firing') stored.leaseExpiresAt = Number(leaseExpiresAt);
-    if (lastError !== '') stored.lastError = String(lastError);
-    return stored;
+    const dataKey = this.keys.dataKey(slot.topic, slot.slot, id);
+    const reply = await this.calls.script('get', 'get', [keys.due, keys.lease, keys.dead, dataKey, keys.layout], [id, slot.slots ?? 0]);
+    return decodeStored(id, reply);
   }
 
   /** Worker call: see store/redis-deliveries.ts (claims pass only the buckets the previous claim hinted at). */
@@ -358,44 +301,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     this.calls.assertOpen();
     // A cluster subscriber connects to a node the cluster client knows: let it learn them first.
     if (isCluster(this.client) && this.client.nodes('master').length === 0) await this.ping();
-    const subscriber = new WakeSubscriber(this.client, {
-      channels: topics.map((topic) => this.keys.wakeChannel(topic)),
-      closeTimeoutMs: this.commandTimeoutMs,
-      // A throwing callback must not break the connection's reply parsing: report it and go on.
-      onResubscribed: () => this.guard('onResubscribed', onResubscribed),
-      onMessage: (channel, message) => {
-        const topic = this.keys.topicOfChannel(channel);
-        if (topic !== undefined && message === 'layout') {
-          if (onLayout) this.guard('onLayout', () => onLayout(topic));
-          return;
-        }
-        const colon = message.indexOf(':');
-        if (topic === undefined || colon < 0) return;
-        const slot = Number(message.slice(0, colon));
-        const dueAt = Number(message.slice(colon + 1));
-        if (Number.isInteger(slot) && slot >= 0 && Number.isFinite(dueAt)) this.guard('onWake', () => onWake({ topic, slot }, dueAt));
-      },
-    });
-    // Known to `close` while it starts, so a close meanwhile ends it too.
-    this.subscribers.add(subscriber);
-    try {
-      await subscriber.start();
-    } catch (error) {
-      this.subscribers.delete(subscriber);
-      throw error;
-    }
-    return async () => {
-      if (!this.subscribers.delete(subscriber)) return;
-      await subscriber.close();
-    };
-  }
-
-  private guard(callback: string, run: () => void): void {
-    try {
-      run();
-    } catch (error) {
-      this.logger?.error(redisStoreMessages.callbackFailed(callback, error instanceof Error ? error.message : String(error)));
-    }
+    return this.wakeUps.subscribe(topics, onWake, onResubscribed, onLayout);
   }
 
   async ping(): Promise<number> {
@@ -411,9 +317,7 @@ export class RedisTimeoutStore implements TimeoutStore {
    */
   async close(quitWithinMs = this.commandTimeoutMs): Promise<void> {
     if (this.calls.closed) return;
-    const subscribers = [...this.subscribers];
-    this.subscribers.clear();
-    await Promise.all([this.calls.close(quitWithinMs), ...subscribers.map((subscriber) => subscriber.close(quitWithinMs))]);
+    await Promise.all([this.calls.close(quitWithinMs), this.wakeUps.close(quitWithinMs)]);
   }
 
   /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on (on a Cluster, the master's). */
@@ -430,35 +334,10 @@ export class RedisTimeoutStore implements TimeoutStore {
   /**
    * Advice, logged once per store: warns when a master keeps no append-only file (a crash loses
    * what was scheduled since the last snapshot) or may evict keys that have no TTL (an `allkeys-*`
-   * policy could drop timeouts or a fencing counter). At most one warning of each kind.
+   * policy could drop timeouts or a fencing counter). At most one warning of each kind (store/persistence-advice.ts).
    */
   private async checkPersistence(): Promise<void> {
     await this.ping();
-    const nodes: RedisClient[] = isCluster(this.client) ? this.client.nodes('master') : [this.client];
-    let warnedAof = false;
-    let warnedEviction = false;
-    for (const node of nodes) {
-      const options = node.options as { host?: string; port?: number };
-      const name = `${options.host ?? 'server'}:${options.port ?? ''}`;
-      let persistence: string;
-      let memory: string;
-      try {
-        persistence = await this.calls.interactive('init', () => node.info('persistence'));
-        memory = await this.calls.interactive('init', () => node.info('memory'));
-      } catch (error) {
-        // A least-privilege ACL user may be denied INFO: the check is advice, not a requirement.
-        if (error instanceof Error && /NOPERM/.test(error.message)) return;
-        throw error;
-      }
-      if (!warnedAof && /^aof_enabled:0\s*$/m.test(persistence)) {
-        warnedAof = true;
-        this.logger?.warn(redisStoreMessages.noPersistence(name));
-      }
-      const policy = /^maxmemory_policy:(\S+)/m.exec(memory)?.[1];
-      if (!warnedEviction && policy !== undefined && policy.startsWith('allkeys-')) {
-        warnedEviction = true;
-        this.logger?.warn(redisStoreMessages.evictingPolicy(name, policy));
-      }
-    }
+    await adviseOnPersistence(this.client, this.calls, this.logger);
   }
 }
