@@ -233,7 +233,10 @@ export class TopicWorker implements PollerHost {
       [...bySlot].map(async ([slot, deliveries]) => {
         try {
           const result = await this.context.store.release(this.ref(slot), deliveries);
-          released += result.released + (await this.releaseForwarded(result.forwarded, deliveries));
+          // Added only once both awaits are done: `released += ... await ...` would add to the
+          // count read before the await, losing what another slot added meanwhile.
+          const count = result.released + (await this.releaseForwarded(result.forwarded, deliveries));
+          released += count;
         } catch (error) {
           this.context.reportError(error, 'release', this.topic);
         }
