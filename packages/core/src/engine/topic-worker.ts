@@ -1,19 +1,16 @@
-import type { AckEntry, ClaimedTimeout, ClaimIncident, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
 import { parseStoredPayload } from '../validation/safe-json.js';
 import { splitCarried } from './carried-context.js';
-import { ACK_LINGER_MS, AckBatcher, type AckOutcome } from './ack-batcher.js';
+import { ACK_LINGER_MS, AckBatcher } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
-import { retryDelayMs } from './retry-backoff.js';
+import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { type PollerHost, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import { toError } from './to-error.js';
 import { settledWithin } from '../support/settled-within.js';
-
-/** Most slots one ack, fail or release follows after slot migrations moved its delivery (one per migration). */
-const MAX_FORWARDS = 4;
 
 /**
  * Runs the handler of one topic in this instance: owns the topic's slot pollers, bounds how many
@@ -52,6 +49,8 @@ export class TopicWorker implements PollerHost {
   private drainWaiters: (() => void)[] = [];
   /** Renews the leases of handlers that run long, and ends those past `maxRunMs`. */
   private readonly renewer: LeaseRenewer;
+  /** Records in the store how deliveries ended, and tells it as events and log lines. */
+  private readonly outcomes: DeliveryOutcomes;
 
   constructor(
     private readonly context: EngineContext,
@@ -60,6 +59,7 @@ export class TopicWorker implements PollerHost {
     private readonly handler: TimeoutHandler<unknown>,
   ) {
     this.lingerMs = Math.min(ACK_LINGER_MS, Math.floor(options.leaseMs / 10));
+    this.outcomes = new DeliveryOutcomes(context, topic, options, (slot) => this.ref(slot), () => this.settle());
     this.resize();
     this.minClaim = Math.min(options.batchSize, Math.max(1, Math.floor(options.concurrency / 4)));
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
@@ -81,7 +81,7 @@ export class TopicWorker implements PollerHost {
     const count = this.context.layouts.polledSlots(this.topic);
     while (this.ackBatchers.length < count) {
       const ref = this.ref(this.ackBatchers.length);
-      this.ackBatchers.push(new AckBatcher(this.context, ref, this.settleAck, this.lingerMs));
+      this.ackBatchers.push(new AckBatcher(this.context, ref, this.outcomes.settleAck, this.lingerMs));
     }
     while (this.pollers.length < count) {
       const poller = new SlotPoller(this, this.context, this.ref(this.pollers.length));
@@ -157,7 +157,7 @@ export class TopicWorker implements PollerHost {
 
   /** Reports what a claim retried or dead-lettered instead of claiming, then starts the handler for every timeout it claimed. */
   dispatch(slot: number, result: ClaimResult): void {
-    for (const incident of result.incidents) this.reportIncident(incident);
+    for (const incident of result.incidents) this.outcomes.reportIncident(incident);
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {
       const { carried, payload } = splitCarried(claimed.payload);
@@ -167,7 +167,7 @@ export class TopicWorker implements PollerHost {
       delivery.carried = carried;
       this.outstanding++;
       if (parsed.ok) this.runHandler(delivery);
-      else this.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
+      else this.outcomes.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
     }
   }
 
@@ -198,8 +198,7 @@ export class TopicWorker implements PollerHost {
   async releaseClaimed(ref: SlotRef, claimed: readonly ClaimedTimeout[]): Promise<void> {
     if (claimed.length === 0) return;
     try {
-      const result = await this.context.store.release(ref, claimed);
-      this.reportReleased(result.released + (await this.releaseForwarded(result.forwarded, claimed)));
+      this.outcomes.reportReleased(await this.outcomes.release(ref, claimed));
     } catch (error) {
       this.context.reportError(error, 'release', this.topic);
     }
@@ -232,17 +231,15 @@ export class TopicWorker implements PollerHost {
     await Promise.all(
       [...bySlot].map(async ([slot, deliveries]) => {
         try {
-          const result = await this.context.store.release(this.ref(slot), deliveries);
-          // Added only once both awaits are done: `released += ... await ...` would add to the
-          // count read before the await, losing what another slot added meanwhile.
-          const count = result.released + (await this.releaseForwarded(result.forwarded, deliveries));
+          // Added once the call is done: `released += await ...` would add to the count read before it.
+          const count = await this.outcomes.release(this.ref(slot), deliveries);
           released += count;
         } catch (error) {
           this.context.reportError(error, 'release', this.topic);
         }
       }),
     );
-    this.reportReleased(released);
+    this.outcomes.reportReleased(released);
   }
 
   /** Settles when every delivery started so far is settled (acked, failed, or released). */
@@ -302,7 +299,7 @@ export class TopicWorker implements PollerHost {
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {
     if (delivery.timedOut) return;
     this.finishRunning(delivery);
-    if (!delivery.released) this.recordFailure(delivery, toError(thrown), false);
+    if (!delivery.released) this.outcomes.recordFailure(delivery, toError(thrown), false);
   }
 
   /**
@@ -313,7 +310,7 @@ export class TopicWorker implements PollerHost {
     delivery.timedOut = true;
     delivery.abort(error);
     this.finishRunning(delivery);
-    this.recordFailure(delivery, error, false);
+    this.outcomes.recordFailure(delivery, error, false);
   }
 
   private finishRunning(delivery: TimeoutDelivery<unknown>): void {
@@ -327,119 +324,6 @@ export class TopicWorker implements PollerHost {
       for (const resolve of waiters) resolve();
     }
     this.resumeParked();
-  }
-
-  /** Emits the event (and logs the line) of a timeout a claim retried or dead-lettered itself. */
-  private reportIncident(incident: ClaimIncident): void {
-    const { topic } = this;
-    const { events, logger } = this.context;
-    const { id, attempts, error: text } = incident;
-    const error = new Error(text);
-    const logContext = { topic, id, attempt: attempts, error: text };
-    if (incident.kind === 'lease_retried') {
-      logger?.warn(engineMessages.leaseExpired(topic, id, attempts, incident.at), logContext);
-      events.emit('retried', { topic, id, attempt: attempts, retryAt: incident.at, error, reason: 'lease_expired' });
-      return;
-    }
-    const reason = incident.kind === 'lease_dead' ? 'lease_expired' : incident.kind;
-    logger?.error(engineMessages.deadByStore(topic, id, reason, text), logContext);
-    events.emit('dead', { topic, id, attempts, error, reason });
-  }
-
-  /** A handler threw (or the payload could not be read: `final`, straight to the dead letters). */
-  private recordFailure(delivery: TimeoutDelivery<unknown>, error: Error, final: boolean): void {
-    const { topic, id, attempt, fencingToken } = delivery;
-    const { context, options } = this;
-    const failure = {
-      error: error.message || error.name,
-      retryDelayMs: retryDelayMs(attempt, options.backoff),
-      maxAttempts: final ? attempt : options.maxAttempts,
-    };
-    context.store
-      .fail(this.ref(delivery.slot), id, fencingToken, failure)
-      // A slot migration moved the delivery: the failure is recorded in its new slot.
-      .then(async (result) => {
-        for (let hops = 0; result.outcome === 'forwarded' && hops < MAX_FORWARDS; hops++) {
-          result = await context.store.fail(this.ref(result.slot), id, fencingToken, failure);
-        }
-        return result;
-      })
-      .then(
-        (result) => {
-          context.reportHealthy();
-          const logContext = { topic, id, attempt, error: error.message };
-          const timing = final ? {} : { latenessMs: delivery.latenessMs, durationMs: delivery.durationMs };
-          if (result.outcome === 'retried') {
-            context.logger?.warn(engineMessages.handlerFailed(topic, id, attempt, result.retryAt), logContext);
-            context.events.emit('retried', { topic, id, attempt, retryAt: result.retryAt, error, reason: 'handler', ...timing });
-          } else if (result.outcome === 'dead') {
-            context.logger?.error(engineMessages.deadLettered(topic, id, attempt), logContext);
-            context.events.emit('dead', { topic, id, attempts: attempt, error, reason: final ? 'corrupt' : 'handler', ...timing });
-          } else {
-            context.logger?.warn(engineMessages.stale(topic, id, attempt, 'failure record'), logContext);
-            context.events.emit('stale', { topic, id, attempt, fencingToken });
-          }
-        },
-        // Unrecorded, the failure still counts: the lease runs out and the next claim spends an attempt.
-        (storeError: unknown) => context.reportError(storeError, 'fail', topic),
-      )
-      .finally(() => this.settle());
-  }
-
-  private readonly settleAck = (delivery: TimeoutDelivery, outcome: AckOutcome, forwardedTo?: number, hops = 0): void => {
-    const { events } = this.context;
-    if (outcome === 'forwarded') {
-      if (hops < MAX_FORWARDS) this.forwardAck(delivery, forwardedTo!, hops + 1);
-      else this.settleAck(delivery, 'stale');
-      return;
-    }
-    if (outcome === 'accepted') {
-      if (events.has('fired')) {
-        events.emit('fired', {
-          topic: delivery.topic,
-          id: delivery.id,
-          attempt: delivery.attempt,
-          dueAt: delivery.dueAt,
-          latenessMs: delivery.latenessMs,
-          durationMs: delivery.durationMs,
-        });
-      }
-    } else if (outcome === 'stale') {
-      events.emit('stale', { topic: delivery.topic, id: delivery.id, attempt: delivery.attempt, fencingToken: delivery.fencingToken });
-    }
-    this.settle();
-  };
-
-  /** Acks in its new slot a delivery that a slot migration moved while its handler ran. */
-  private forwardAck(delivery: TimeoutDelivery, slot: number, hops: number): void {
-    this.context.store.ackMany(this.ref(slot), [delivery]).then(
-      ([result]) => {
-        if (typeof result === 'object') this.settleAck(delivery, 'forwarded', result.forwardedTo, hops);
-        else this.settleAck(delivery, result === 'acked' ? 'accepted' : 'stale');
-      },
-      // Not acked: the lease in the new slot runs out and the timeout runs again (at-least-once).
-      (error: unknown) => {
-        this.context.reportError(error, 'ack', this.topic);
-        this.settleAck(delivery, 'abandoned');
-      },
-    );
-  }
-
-  /** Releases in their new slots the deliveries a slot migration moved; returns how many. */
-  private async releaseForwarded(moved: readonly { id: string; slot: number }[], deliveries: readonly AckEntry[]): Promise<number> {
-    let released = 0;
-    for (let hops = 0; moved.length > 0 && hops < MAX_FORWARDS; hops++) {
-      const next: { id: string; slot: number }[] = [];
-      for (const { id, slot } of moved) {
-        const delivery = deliveries.find((entry) => entry.id === id);
-        if (!delivery) continue;
-        const result = await this.context.store.release(this.ref(slot), [delivery]);
-        released += result.released;
-        next.push(...result.forwarded);
-      }
-      moved = next;
-    }
-    return released;
   }
 
   /** The reference of one slot of this topic (the same object every time). */
@@ -468,11 +352,6 @@ export class TopicWorker implements PollerHost {
     while (this.parked.length > 0 && this.active && this.freeCapacity(this.parked[0]!.wanted) > 0) this.parked.shift()!.runNow();
   }
 
-  private reportReleased(count: number): void {
-    if (count === 0) return;
-    this.context.logger?.log(engineMessages.released(this.topic, count), { topic: this.topic, count });
-    this.context.events.emit('released', { topic: this.topic, count });
-  }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
