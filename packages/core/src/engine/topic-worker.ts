@@ -6,6 +6,7 @@ import { ACK_LINGER_MS, AckBatcher } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
+import { ClaimCapacity } from './claim-capacity.js';
 import { type PollerHost, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { LeaseRenewer } from './lease-renewer.js';
@@ -38,11 +39,9 @@ export class TopicWorker implements PollerHost {
   private readonly ackBatchers: AckBatcher[] = [];
   private readonly lingerMs: number;
   private readonly running = new Set<TimeoutDelivery>();
-  private readonly parked: SlotPoller[] = [];
-  private readonly minClaim: number;
+  /** Bounds the handlers running and the claims out to `concurrency`; parks pollers that must wait. */
+  private readonly capacity: ClaimCapacity;
   private readonly expiry: LeaseExpiryPolicy;
-  private inFlightCount = 0;
-  private reserved = 0;
   /** Deliveries not yet settled: running, or waiting for their ack or fail to be recorded. */
   private outstanding = 0;
   private idleWaiters: (() => void)[] = [];
@@ -59,9 +58,9 @@ export class TopicWorker implements PollerHost {
     private readonly handler: TimeoutHandler<unknown>,
   ) {
     this.lingerMs = Math.min(ACK_LINGER_MS, Math.floor(options.leaseMs / 10));
+    this.capacity = new ClaimCapacity(options.concurrency, options.batchSize, () => this.active);
     this.outcomes = new DeliveryOutcomes(context, topic, options, (slot) => this.ref(slot), () => this.settle());
     this.resize();
-    this.minClaim = Math.min(options.batchSize, Math.max(1, Math.floor(options.concurrency / 4)));
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
     this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.running, (slot) => this.ref(slot), (delivery, error) =>
       this.onHandlerTimedOut(delivery, error),
@@ -70,7 +69,7 @@ export class TopicWorker implements PollerHost {
 
   /** Handlers of this topic running now. */
   get inFlight(): number {
-    return this.inFlightCount;
+    return this.capacity.inFlight;
   }
 
   /**
@@ -92,8 +91,7 @@ export class TopicWorker implements PollerHost {
       const poller = this.pollers.pop()!;
       poller.halt();
       this.retired.push(poller);
-      const parkedAt = this.parked.indexOf(poller);
-      if (parkedAt >= 0) this.parked.splice(parkedAt, 1);
+      this.capacity.unpark(poller);
     }
   }
 
@@ -106,7 +104,7 @@ export class TopicWorker implements PollerHost {
   /** Stops claiming. Running handlers go on. */
   halt(): void {
     this.active = false;
-    this.parked.length = 0;
+    this.capacity.unparkAll();
     for (const poller of this.pollers) poller.halt();
     for (const batcher of this.ackBatchers) batcher.flushSoon();
   }
@@ -121,21 +119,12 @@ export class TopicWorker implements PollerHost {
    * reserved until `unreserve`. 0 parks the poller until capacity frees.
    */
   reserve(poller: SlotPoller): number {
-    const { wanted } = poller;
-    const free = this.freeCapacity(wanted);
-    if (free === 0) {
-      if (!this.parked.includes(poller)) this.parked.push(poller);
-      return 0;
-    }
-    const limit = Math.min(wanted, free);
-    this.reserved += limit;
-    return limit;
+    return this.capacity.reserve(poller);
   }
 
   /** Ends a reservation made by `reserve` (the claim came back and was dispatched, or failed). */
   unreserve(limit: number): void {
-    this.reserved -= limit;
-    this.resumeParked();
+    this.capacity.unreserve(limit);
   }
 
   /** Wakes the slot that a schedule landed in (store wake-up). */
@@ -206,7 +195,7 @@ export class TopicWorker implements PollerHost {
 
   /** Waits until no handler runs, or `timeoutMs` passed. True when none runs. */
   async waitForHandlers(timeoutMs: number): Promise<boolean> {
-    if (this.inFlightCount === 0) return true;
+    if (this.capacity.inFlight === 0) return true;
     return settledWithin(new Promise<void>((resolve) => this.drainWaiters.push(resolve)), timeoutMs);
   }
 
@@ -251,7 +240,7 @@ export class TopicWorker implements PollerHost {
   }
 
   private runHandler(delivery: TimeoutDelivery<unknown>): void {
-    this.inFlightCount++;
+    this.capacity.started();
     this.running.add(delivery);
     delivery.startedAt = performance.now();
     this.renewer.track(delivery);
@@ -314,16 +303,16 @@ export class TopicWorker implements PollerHost {
   }
 
   private finishRunning(delivery: TimeoutDelivery<unknown>): void {
-    this.inFlightCount--;
+    this.capacity.finished();
     this.running.delete(delivery);
     this.renewer.untrack(delivery);
     delivery.durationMs = performance.now() - delivery.startedAt;
-    if (this.inFlightCount === 0 && this.drainWaiters.length > 0) {
+    if (this.capacity.inFlight === 0 && this.drainWaiters.length > 0) {
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
       for (const resolve of waiters) resolve();
     }
-    this.resumeParked();
+    this.capacity.resumeParked();
   }
 
   /** The reference of one slot of this topic (the same object every time). */
@@ -339,19 +328,6 @@ export class TopicWorker implements PollerHost {
       for (const resolve of waiters) resolve();
     }
   }
-
-  /** Capacity a claim asking for `wanted` may reserve now; 0 parks it. */
-  private freeCapacity(wanted: number): number {
-    const free = this.options.concurrency - this.inFlightCount - this.reserved;
-    if (free <= 0) return 0;
-    // A poller waits for a useful batch, unless nothing else is running or being claimed.
-    return free >= Math.min(wanted, this.minClaim) || this.inFlightCount + this.reserved === 0 ? free : 0;
-  }
-
-  private resumeParked(): void {
-    while (this.parked.length > 0 && this.active && this.freeCapacity(this.parked[0]!.wanted) > 0) this.parked.shift()!.runNow();
-  }
-
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
