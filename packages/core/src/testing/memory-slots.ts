@@ -1,20 +1,15 @@
-import type { ScheduleIfExists, TimeoutState } from '../types.js';
-import type { SlotRef } from '../store/timeout-store.js';
+import type { ScheduleIfExists } from '../types.js';
+import type { SlotRef, StoredTimeout } from '../store/timeout-store.js';
 
-/** One stored timeout of `MemoryTimeoutStore`, in any state. */
-export interface MemoryEntry {
-  id: string;
-  state: TimeoutState;
-  /** Pending: due time. Firing: due time of the claimed run. Dead: time of death. */
-  dueAt: number;
-  scheduledAt: number;
-  attempt: number;
-  /** Current token while firing; 0 otherwise (as the Redis store reports it). */
-  fencingToken: number;
-  /** Lease expiry while firing; 0 otherwise. */
+/**
+ * One stored timeout of `MemoryTimeoutStore`, in any state: what `get` reads back, with its lease
+ * and error always present. `dueAt` is the due time while pending, the due time of the claimed run
+ * while firing, the time of death when dead.
+ */
+export interface MemoryEntry extends Omit<StoredTimeout, 'leaseExpiresAt' | 'lastError'> {
+  /** Lease expiry while firing; 0 otherwise. `fencingToken` is likewise 0 unless firing (as the Redis store reports it). */
   leaseExpiresAt: number;
   lastError: string | undefined;
-  payload: string;
 }
 
 /** One slot of one topic: its entries and fencing counter (a hash tag's keys in Redis). */
