@@ -1,7 +1,8 @@
 // The project's whole test run (`npm test`, after `pretest` made sure of Redis and docker-compose
 // and built every workspace). Prints one closing line `N passed, N failed` summed over the steps:
 //
-//   0. structure: no import cycles in packages/ (dependency-cruiser, .dependency-cruiser.cjs);
+//   0. structure: no import cycles in packages/ (dependency-cruiser, .dependency-cruiser.cjs), and
+//      no source file under packages/*/src over 350 lines (scripts/file-lengths.mjs);
 //      types: the type-level tests of the public API (scripts/type-tests.mjs)
 //   1. Jest on the default Node: unit, e2e (real Redis servers and a cluster), nest11 projects
 //   2. npm pack of the published packages (their prepack: a clean build)
@@ -47,6 +48,11 @@ const steps = [
     name: 'structure: no import cycles in packages/ (dependency-cruiser)',
     command: process.execPath,
     args: [`${root}node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, '--config', `${root}.dependency-cruiser.cjs`, 'packages'],
+  },
+  {
+    name: 'structure: no source file under packages/*/src over 350 lines (scripts/file-lengths.mjs)',
+    command: process.execPath,
+    args: [`${root}scripts/file-lengths.mjs`],
   },
   {
     name: 'types: type-level tests of the public API (tsc)',

@@ -1,19 +1,17 @@
-import type { AckEntry, ClaimedTimeout, ClaimIncident, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
 import { parseStoredPayload } from '../validation/safe-json.js';
 import { splitCarried } from './carried-context.js';
-import { ACK_LINGER_MS, AckBatcher, type AckOutcome } from './ack-batcher.js';
+import { ACK_LINGER_MS, AckBatcher } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
-import { retryDelayMs } from './retry-backoff.js';
+import { DeliveryOutcomes } from './delivery-outcomes.js';
+import { ClaimCapacity } from './claim-capacity.js';
 import { type PollerHost, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import { toError } from './to-error.js';
 import { settledWithin } from '../support/settled-within.js';
-
-/** Most slots one ack, fail or release follows after slot migrations moved its delivery (one per migration). */
-const MAX_FORWARDS = 4;
 
 /**
  * Runs the handler of one topic in this instance: owns the topic's slot pollers, bounds how many
@@ -41,17 +39,17 @@ export class TopicWorker implements PollerHost {
   private readonly ackBatchers: AckBatcher[] = [];
   private readonly lingerMs: number;
   private readonly running = new Set<TimeoutDelivery>();
-  private readonly parked: SlotPoller[] = [];
-  private readonly minClaim: number;
+  /** Bounds the handlers running and the claims out to `concurrency`; parks pollers that must wait. */
+  private readonly capacity: ClaimCapacity;
   private readonly expiry: LeaseExpiryPolicy;
-  private inFlightCount = 0;
-  private reserved = 0;
   /** Deliveries not yet settled: running, or waiting for their ack or fail to be recorded. */
   private outstanding = 0;
   private idleWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   /** Renews the leases of handlers that run long, and ends those past `maxRunMs`. */
   private readonly renewer: LeaseRenewer;
+  /** Records in the store how deliveries ended, and tells it as events and log lines. */
+  private readonly outcomes: DeliveryOutcomes;
 
   constructor(
     private readonly context: EngineContext,
@@ -60,8 +58,9 @@ export class TopicWorker implements PollerHost {
     private readonly handler: TimeoutHandler<unknown>,
   ) {
     this.lingerMs = Math.min(ACK_LINGER_MS, Math.floor(options.leaseMs / 10));
+    this.capacity = new ClaimCapacity(options.concurrency, options.batchSize, () => this.active);
+    this.outcomes = new DeliveryOutcomes(context, topic, options, (slot) => this.ref(slot), () => this.settle());
     this.resize();
-    this.minClaim = Math.min(options.batchSize, Math.max(1, Math.floor(options.concurrency / 4)));
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
     this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.running, (slot) => this.ref(slot), (delivery, error) =>
       this.onHandlerTimedOut(delivery, error),
@@ -70,7 +69,7 @@ export class TopicWorker implements PollerHost {
 
   /** Handlers of this topic running now. */
   get inFlight(): number {
-    return this.inFlightCount;
+    return this.capacity.inFlight;
   }
 
   /**
@@ -81,7 +80,7 @@ export class TopicWorker implements PollerHost {
     const count = this.context.layouts.polledSlots(this.topic);
     while (this.ackBatchers.length < count) {
       const ref = this.ref(this.ackBatchers.length);
-      this.ackBatchers.push(new AckBatcher(this.context, ref, this.settleAck, this.lingerMs));
+      this.ackBatchers.push(new AckBatcher(this.context, ref, this.outcomes.settleAck, this.lingerMs));
     }
     while (this.pollers.length < count) {
       const poller = new SlotPoller(this, this.context, this.ref(this.pollers.length));
@@ -92,8 +91,7 @@ export class TopicWorker implements PollerHost {
       const poller = this.pollers.pop()!;
       poller.halt();
       this.retired.push(poller);
-      const parkedAt = this.parked.indexOf(poller);
-      if (parkedAt >= 0) this.parked.splice(parkedAt, 1);
+      this.capacity.unpark(poller);
     }
   }
 
@@ -106,7 +104,7 @@ export class TopicWorker implements PollerHost {
   /** Stops claiming. Running handlers go on. */
   halt(): void {
     this.active = false;
-    this.parked.length = 0;
+    this.capacity.unparkAll();
     for (const poller of this.pollers) poller.halt();
     for (const batcher of this.ackBatchers) batcher.flushSoon();
   }
@@ -121,21 +119,12 @@ export class TopicWorker implements PollerHost {
    * reserved until `unreserve`. 0 parks the poller until capacity frees.
    */
   reserve(poller: SlotPoller): number {
-    const { wanted } = poller;
-    const free = this.freeCapacity(wanted);
-    if (free === 0) {
-      if (!this.parked.includes(poller)) this.parked.push(poller);
-      return 0;
-    }
-    const limit = Math.min(wanted, free);
-    this.reserved += limit;
-    return limit;
+    return this.capacity.reserve(poller);
   }
 
   /** Ends a reservation made by `reserve` (the claim came back and was dispatched, or failed). */
   unreserve(limit: number): void {
-    this.reserved -= limit;
-    this.resumeParked();
+    this.capacity.unreserve(limit);
   }
 
   /** Wakes the slot that a schedule landed in (store wake-up). */
@@ -157,7 +146,7 @@ export class TopicWorker implements PollerHost {
 
   /** Reports what a claim retried or dead-lettered instead of claiming, then starts the handler for every timeout it claimed. */
   dispatch(slot: number, result: ClaimResult): void {
-    for (const incident of result.incidents) this.reportIncident(incident);
+    for (const incident of result.incidents) this.outcomes.reportIncident(incident);
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {
       const { carried, payload } = splitCarried(claimed.payload);
@@ -167,7 +156,7 @@ export class TopicWorker implements PollerHost {
       delivery.carried = carried;
       this.outstanding++;
       if (parsed.ok) this.runHandler(delivery);
-      else this.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
+      else this.outcomes.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
     }
   }
 
@@ -198,8 +187,7 @@ export class TopicWorker implements PollerHost {
   async releaseClaimed(ref: SlotRef, claimed: readonly ClaimedTimeout[]): Promise<void> {
     if (claimed.length === 0) return;
     try {
-      const result = await this.context.store.release(ref, claimed);
-      this.reportReleased(result.released + (await this.releaseForwarded(result.forwarded, claimed)));
+      this.outcomes.reportReleased(await this.outcomes.release(ref, claimed));
     } catch (error) {
       this.context.reportError(error, 'release', this.topic);
     }
@@ -207,7 +195,7 @@ export class TopicWorker implements PollerHost {
 
   /** Waits until no handler runs, or `timeoutMs` passed. True when none runs. */
   async waitForHandlers(timeoutMs: number): Promise<boolean> {
-    if (this.inFlightCount === 0) return true;
+    if (this.capacity.inFlight === 0) return true;
     return settledWithin(new Promise<void>((resolve) => this.drainWaiters.push(resolve)), timeoutMs);
   }
 
@@ -232,14 +220,15 @@ export class TopicWorker implements PollerHost {
     await Promise.all(
       [...bySlot].map(async ([slot, deliveries]) => {
         try {
-          const result = await this.context.store.release(this.ref(slot), deliveries);
-          released += result.released + (await this.releaseForwarded(result.forwarded, deliveries));
+          // Added once the call is done: `released += await ...` would add to the count read before it.
+          const count = await this.outcomes.release(this.ref(slot), deliveries);
+          released += count;
         } catch (error) {
           this.context.reportError(error, 'release', this.topic);
         }
       }),
     );
-    this.reportReleased(released);
+    this.outcomes.reportReleased(released);
   }
 
   /** Settles when every delivery started so far is settled (acked, failed, or released). */
@@ -251,7 +240,7 @@ export class TopicWorker implements PollerHost {
   }
 
   private runHandler(delivery: TimeoutDelivery<unknown>): void {
-    this.inFlightCount++;
+    this.capacity.started();
     this.running.add(delivery);
     delivery.startedAt = performance.now();
     this.renewer.track(delivery);
@@ -299,7 +288,7 @@ export class TopicWorker implements PollerHost {
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {
     if (delivery.timedOut) return;
     this.finishRunning(delivery);
-    if (!delivery.released) this.recordFailure(delivery, toError(thrown), false);
+    if (!delivery.released) this.outcomes.recordFailure(delivery, toError(thrown), false);
   }
 
   /**
@@ -310,133 +299,20 @@ export class TopicWorker implements PollerHost {
     delivery.timedOut = true;
     delivery.abort(error);
     this.finishRunning(delivery);
-    this.recordFailure(delivery, error, false);
+    this.outcomes.recordFailure(delivery, error, false);
   }
 
   private finishRunning(delivery: TimeoutDelivery<unknown>): void {
-    this.inFlightCount--;
+    this.capacity.finished();
     this.running.delete(delivery);
     this.renewer.untrack(delivery);
     delivery.durationMs = performance.now() - delivery.startedAt;
-    if (this.inFlightCount === 0 && this.drainWaiters.length > 0) {
+    if (this.capacity.inFlight === 0 && this.drainWaiters.length > 0) {
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
       for (const resolve of waiters) resolve();
     }
-    this.resumeParked();
-  }
-
-  /** Emits the event (and logs the line) of a timeout a claim retried or dead-lettered itself. */
-  private reportIncident(incident: ClaimIncident): void {
-    const { topic } = this;
-    const { events, logger } = this.context;
-    const { id, attempts, error: text } = incident;
-    const error = new Error(text);
-    const logContext = { topic, id, attempt: attempts, error: text };
-    if (incident.kind === 'lease_retried') {
-      logger?.warn(engineMessages.leaseExpired(topic, id, attempts, incident.at), logContext);
-      events.emit('retried', { topic, id, attempt: attempts, retryAt: incident.at, error, reason: 'lease_expired' });
-      return;
-    }
-    const reason = incident.kind === 'lease_dead' ? 'lease_expired' : incident.kind;
-    logger?.error(engineMessages.deadByStore(topic, id, reason, text), logContext);
-    events.emit('dead', { topic, id, attempts, error, reason });
-  }
-
-  /** A handler threw (or the payload could not be read: `final`, straight to the dead letters). */
-  private recordFailure(delivery: TimeoutDelivery<unknown>, error: Error, final: boolean): void {
-    const { topic, id, attempt, fencingToken } = delivery;
-    const { context, options } = this;
-    const failure = {
-      error: error.message || error.name,
-      retryDelayMs: retryDelayMs(attempt, options.backoff),
-      maxAttempts: final ? attempt : options.maxAttempts,
-    };
-    context.store
-      .fail(this.ref(delivery.slot), id, fencingToken, failure)
-      // A slot migration moved the delivery: the failure is recorded in its new slot.
-      .then(async (result) => {
-        for (let hops = 0; result.outcome === 'forwarded' && hops < MAX_FORWARDS; hops++) {
-          result = await context.store.fail(this.ref(result.slot), id, fencingToken, failure);
-        }
-        return result;
-      })
-      .then(
-        (result) => {
-          context.reportHealthy();
-          const logContext = { topic, id, attempt, error: error.message };
-          const timing = final ? {} : { latenessMs: delivery.latenessMs, durationMs: delivery.durationMs };
-          if (result.outcome === 'retried') {
-            context.logger?.warn(engineMessages.handlerFailed(topic, id, attempt, result.retryAt), logContext);
-            context.events.emit('retried', { topic, id, attempt, retryAt: result.retryAt, error, reason: 'handler', ...timing });
-          } else if (result.outcome === 'dead') {
-            context.logger?.error(engineMessages.deadLettered(topic, id, attempt), logContext);
-            context.events.emit('dead', { topic, id, attempts: attempt, error, reason: final ? 'corrupt' : 'handler', ...timing });
-          } else {
-            context.logger?.warn(engineMessages.stale(topic, id, attempt, 'failure record'), logContext);
-            context.events.emit('stale', { topic, id, attempt, fencingToken });
-          }
-        },
-        // Unrecorded, the failure still counts: the lease runs out and the next claim spends an attempt.
-        (storeError: unknown) => context.reportError(storeError, 'fail', topic),
-      )
-      .finally(() => this.settle());
-  }
-
-  private readonly settleAck = (delivery: TimeoutDelivery, outcome: AckOutcome, forwardedTo?: number, hops = 0): void => {
-    const { events } = this.context;
-    if (outcome === 'forwarded') {
-      if (hops < MAX_FORWARDS) this.forwardAck(delivery, forwardedTo!, hops + 1);
-      else this.settleAck(delivery, 'stale');
-      return;
-    }
-    if (outcome === 'accepted') {
-      if (events.has('fired')) {
-        events.emit('fired', {
-          topic: delivery.topic,
-          id: delivery.id,
-          attempt: delivery.attempt,
-          dueAt: delivery.dueAt,
-          latenessMs: delivery.latenessMs,
-          durationMs: delivery.durationMs,
-        });
-      }
-    } else if (outcome === 'stale') {
-      events.emit('stale', { topic: delivery.topic, id: delivery.id, attempt: delivery.attempt, fencingToken: delivery.fencingToken });
-    }
-    this.settle();
-  };
-
-  /** Acks in its new slot a delivery that a slot migration moved while its handler ran. */
-  private forwardAck(delivery: TimeoutDelivery, slot: number, hops: number): void {
-    this.context.store.ackMany(this.ref(slot), [delivery]).then(
-      ([result]) => {
-        if (typeof result === 'object') this.settleAck(delivery, 'forwarded', result.forwardedTo, hops);
-        else this.settleAck(delivery, result === 'acked' ? 'accepted' : 'stale');
-      },
-      // Not acked: the lease in the new slot runs out and the timeout runs again (at-least-once).
-      (error: unknown) => {
-        this.context.reportError(error, 'ack', this.topic);
-        this.settleAck(delivery, 'abandoned');
-      },
-    );
-  }
-
-  /** Releases in their new slots the deliveries a slot migration moved; returns how many. */
-  private async releaseForwarded(moved: readonly { id: string; slot: number }[], deliveries: readonly AckEntry[]): Promise<number> {
-    let released = 0;
-    for (let hops = 0; moved.length > 0 && hops < MAX_FORWARDS; hops++) {
-      const next: { id: string; slot: number }[] = [];
-      for (const { id, slot } of moved) {
-        const delivery = deliveries.find((entry) => entry.id === id);
-        if (!delivery) continue;
-        const result = await this.context.store.release(this.ref(slot), [delivery]);
-        released += result.released;
-        next.push(...result.forwarded);
-      }
-      moved = next;
-    }
-    return released;
+    this.capacity.resumeParked();
   }
 
   /** The reference of one slot of this topic (the same object every time). */
@@ -451,24 +327,6 @@ export class TopicWorker implements PollerHost {
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
     }
-  }
-
-  /** Capacity a claim asking for `wanted` may reserve now; 0 parks it. */
-  private freeCapacity(wanted: number): number {
-    const free = this.options.concurrency - this.inFlightCount - this.reserved;
-    if (free <= 0) return 0;
-    // A poller waits for a useful batch, unless nothing else is running or being claimed.
-    return free >= Math.min(wanted, this.minClaim) || this.inFlightCount + this.reserved === 0 ? free : 0;
-  }
-
-  private resumeParked(): void {
-    while (this.parked.length > 0 && this.active && this.freeCapacity(this.parked[0]!.wanted) > 0) this.parked.shift()!.runNow();
-  }
-
-  private reportReleased(count: number): void {
-    if (count === 0) return;
-    this.context.logger?.log(engineMessages.released(this.topic, count), { topic: this.topic, count });
-    this.context.events.emit('released', { topic: this.topic, count });
   }
 }
 

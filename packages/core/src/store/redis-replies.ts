@@ -1,9 +1,9 @@
-import type { CancelResult, ScheduleOutcome, TimeoutState } from '../types.js';
+import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState } from '../types.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { RedisReplyError } from './redis-reply.error.js';
 import { SlotLockedError } from './slot-locked.error.js';
 import { SlotMovedError } from './slot-moved.error.js';
-import type { AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, MovedEntry, TopicLayout } from './timeout-store.js';
+import type { AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, MovedEntry, StoredTimeout, StoreScheduleItem, TopicLayout } from './timeout-store.js';
 
 /**
  * The Redis store's side of the scripts' calling conventions: what their codes mean, how their
@@ -19,6 +19,18 @@ export const SCHEDULE_OUTCOMES: Record<number, ScheduleOutcome> = { 0: 'created'
 export const CANCEL_RESULTS: Record<number, CancelResult> = { 0: 'not_found', 1: 'cancelled', 2: 'firing' };
 
 const STATE_CODES: Record<TimeoutState, number> = { pending: 1, firing: 2, dead: 3 };
+
+/** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
+const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
+
+/** Timeouts as the schedule script takes them: id, index of its bucket key, timing and mode letters, delay or time, payload. */
+export function scheduleArgs(items: readonly StoreScheduleItem[], keyIndex: (item: number) => number): ScriptArg[] {
+  return items.flatMap(({ id, entry }, i) => {
+    const mode = entry.ifExists === undefined ? '' : IF_EXISTS_CODES[entry.ifExists];
+    if (entry.at === undefined) return [id, keyIndex(i), mode === '' ? 'd' : `d${mode}`, Math.round(entry.delayMs ?? 0), entry.payload];
+    return [id, keyIndex(i), mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload];
+  });
+}
 
 /** Moved entries as the migration scripts take them: id, state code, score, stored value. */
 export function entryArgs(entries: readonly MovedEntry[]): ScriptArg[] {
@@ -44,6 +56,29 @@ export function ackResult(code: unknown, script: string): AckResult {
   const forward = typeof code === 'string' ? /^fwd:(\d+)$/.exec(code) : null;
   if (!forward) throw unexpected(script, code);
   return { forwardedTo: Number(forward[1]) };
+}
+
+/** The reply of the get script (see its header) as a `StoredTimeout`, or null when there is none. */
+export function decodeStored(id: string, reply: unknown): StoredTimeout | null {
+  if (reply === null) return null;
+  const [state, dueAt, scheduledAt, attempt, fencingToken, leaseExpiresAt, lastError, payload] = tuple(reply, 'get', 8);
+  const stored: StoredTimeout = {
+    id,
+    state: mapCode(STATES, state, 'get'),
+    dueAt: Number(dueAt),
+    scheduledAt: Number(scheduledAt),
+    attempt: Number(attempt),
+    fencingToken: Number(fencingToken),
+    payload: String(payload),
+  };
+  if (stored.state === 'firing') stored.leaseExpiresAt = Number(leaseExpiresAt);
+  if (lastError !== '') stored.lastError = String(lastError);
+  return stored;
+}
+
+/** A bulk script's code for one item that a slot migration refused (a string) as its typed error; undefined otherwise. */
+export function refusedItem(code: unknown): Error | undefined {
+  return typeof code === 'string' ? routingError(new Error(code)) : undefined;
 }
 
 /** The typed error of a script's refusal by `check_layout` (includes/stored.lua), or undefined for any other error. */

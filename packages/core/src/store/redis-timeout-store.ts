@@ -1,21 +1,21 @@
-import type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutLogger } from '../types.js';
-import { FEW_BUCKETS, registerScripts, type ScriptName } from '../commands/index.js';
-import { closeConnection, isCluster, isReplicated, openConnection, type RedisClient } from './redis-connection.js';
-import { RedisUnavailableError } from './redis-unavailable.error.js';
+import type { CancelResult, ConnectionOptions, ScheduleOutcome, TimeoutLogger } from '../types.js';
+import { FEW_BUCKETS } from '../commands/index.js';
+import { isCluster, openConnection, type RedisClient } from './redis-connection.js';
+import { RedisCalls } from './redis-calls.js';
+import { RedisSlotMigration } from './redis-slot-migration.js';
+import { RedisDeliveries } from './redis-deliveries.js';
+import { RedisOperatorCalls } from './redis-operator-calls.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { TimeoutKeys } from './timeout-keys.js';
-import { DATA_BUCKETS } from './slot-of.js';
-import { CallDeadlines } from './call-deadlines.js';
-import { truncateError } from './stored-error.js';
 import { StoreClosedError } from './store-closed.error.js';
-import { WakeSubscriber } from './wake-subscriber.js';
+import { RedisWakeUps } from './redis-wake-ups.js';
+import { adviseOnPersistence } from './persistence-advice.js';
 import { ClaimHints } from './claim-hints.js';
 import { itemResults } from './item-results.js';
-import { bucketKeys, padBuckets } from './bucket-keys.js';
+import { bucketKeys } from './bucket-keys.js';
 import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
-import { DEFAULT_LEASE_EXPIRY, ENGINE_DEFAULTS } from '../validation/options.js';
-import { failoverReply, retryDuringFailover } from './failover.js';
+import { ENGINE_DEFAULTS } from '../validation/options.js';
 import {
   clusterWaitRouter,
   ReplicationBarrier,
@@ -25,49 +25,10 @@ import {
   waitConnection,
   type DurabilityOptions,
 } from './replication-barrier.js';
-import type {
-  AckEntry,
-  AckResult,
-  CopiedEntry,
-  ExportedEntries,
-  MovedEntry,
-  ReleaseResult,
-  SlotMarker,
-  TopicLayout,
-  ClaimResult,
-  LeaseExpiryPolicy,
-  FailOutcome,
-  SlotRef,
-  SlotStats,
-  StoredDeadLetter,
-  StoredPendingEntry,
-  StoredTimeout,
-  StoreFailure,
-  StoreScheduleEntry,
-  StoreScheduleItem,
-  StoreScheduleOutcome,
-  StoreTopic,
-  LeaseRenewal,
-  RenewResult,
-  TimeoutStore,
-} from './timeout-store.js';
-import { MAX_CLAIM, RECOVER_PER_CLAIM } from './timeout-store.js';
-import {
-  ackResult,
-  CANCEL_RESULTS,
-  count,
-  decodeClaim,
-  entryArgs,
-  flags,
-  mapCode,
-  parseLayout,
-  routingError,
-  SCHEDULE_OUTCOMES,
-  STATES,
-  tuple,
-  unexpected,
-  type ScriptArg,
-} from './redis-replies.js';
+import type { SlotRef, StoredTimeout, StoreScheduleEntry, StoreScheduleItem, StoreScheduleOutcome, StoreTopic, TimeoutStore } from './timeout-store.js';
+import type { AckEntry, AckResult, ClaimResult, FailOutcome, LeaseExpiryPolicy, LeaseRenewal, ReleaseResult, RenewResult, StoreFailure } from './timeout-store.js';
+import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, SlotStats, StoredDeadLetter, StoredPendingEntry, TopicLayout } from './timeout-store.js';
+import { CANCEL_RESULTS, decodeStored, mapCode, refusedItem, SCHEDULE_OUTCOMES, scheduleArgs, unexpected, type ScriptArg } from './redis-replies.js';
 
 /** Options of `new RedisTimeoutStore(...)`. */
 export interface RedisTimeoutStoreOptions {
@@ -86,23 +47,10 @@ export interface RedisTimeoutStoreOptions {
   durability?: DurabilityOptions;
 }
 
-export { MAX_STORED_ERROR_LENGTH, truncateError } from './stored-error.js';
-
 /** Most timeouts one schedule script call carries (calls of one tick for one slot are coalesced). */
 const SCHEDULE_BATCH = 200;
 
-/** Most dead letters one replay / purge script call moves; larger requests loop. */
-const DEAD_BATCH = 500;
-
-/** Most entries one ack-many / release script call carries; larger requests are split. */
-const ENTRY_BATCH = 500;
-
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
-
-type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
-
-/** The schedule script's mode letter after the timing letter (see its header); replace adds none. */
-const IF_EXISTS_CODES: Record<ScheduleIfExists, string> = { replace: '', keep: 'k', earlier: 'e', later: 'l' };
 
 /**
  * The Redis implementation of the storage port: one set of keys per slot of a topic, all under
@@ -117,24 +65,19 @@ export class RedisTimeoutStore implements TimeoutStore {
   /** The key builder of this store (prefix included). */
   readonly keys: TimeoutKeys;
   private readonly client: RedisClient;
-  private readonly owned: boolean;
-  /** Cluster or Sentinel: a lost node is replaced by a failover rather than an outage. */
-  private readonly replicated: boolean;
+  /** Script and interactive calls: deadlines, failover retries and error mapping (store/redis-calls.ts). */
+  private readonly calls: RedisCalls;
   /** Confirms schedules and cancels on the replicas (`durability`); undefined when the option is off. */
   private readonly barrier: ReplicationBarrier | undefined;
   private readonly commandTimeoutMs: number;
   private readonly logger: TimeoutLogger | null;
-  private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
-  private readonly subscribers = new Set<WakeSubscriber>();
-  private readonly deadlines: CallDeadlines;
   private readonly schedules = new ScheduleCoalescer((slot, entries) => this.runScheduleBatch(slot, entries), SCHEDULE_BATCH);
   private readonly claimHints = new ClaimHints();
+  private readonly migration: RedisSlotMigration;
+  private readonly deliveries: RedisDeliveries;
+  private readonly operator: RedisOperatorCalls;
+  private readonly wakeUps: RedisWakeUps;
   private initialised: Promise<void> | undefined;
-  private readyWait: Promise<void> | undefined;
-  private closed = false;
-  private outageReported = false;
-  /** Last error of an owned connection while it is not ready (e.g. a TLS or AUTH failure), for error messages. */
-  private lastConnectionError: string | undefined;
 
   constructor(options: RedisTimeoutStoreOptions = {}) {
     const prefix = options.prefix ?? 'dt';
@@ -145,30 +88,15 @@ export class RedisTimeoutStore implements TimeoutStore {
     }
     this.keys = new TimeoutKeys(prefix);
     this.commandTimeoutMs = commandTimeoutMs;
-    this.deadlines = new CallDeadlines(commandTimeoutMs);
     this.logger = options.logger ?? null;
     const opened = openConnection(options.connection);
     this.client = opened.client;
-    this.owned = opened.owned;
-    this.replicated = isReplicated(this.client);
+    this.calls = new RedisCalls(opened, commandTimeoutMs, this.logger);
+    this.migration = new RedisSlotMigration(this.keys, this.calls);
+    this.deliveries = new RedisDeliveries(this.keys, this.calls, this.claimHints);
+    this.operator = new RedisOperatorCalls(this.keys, this.calls);
+    this.wakeUps = new RedisWakeUps(this.client, this.keys, commandTimeoutMs, this.logger);
     this.barrier = this.replicationBarrier(options.durability);
-    // Errors reach callers through the calls that hit them; the listener only keeps ioredis from
-    // printing every reconnect attempt, and tells the logger once per outage.
-    if (this.owned) {
-      this.client.on('error', (error: Error) => {
-        this.lastConnectionError = error.message;
-        if (this.outageReported) return;
-        this.outageReported = true;
-        this.logger?.warn(redisStoreMessages.connectionLost(error.message));
-      });
-      this.client.on('ready', () => {
-        this.outageReported = false;
-        this.lastConnectionError = undefined;
-      });
-    }
-    for (const script of registerScripts(this.client).values()) {
-      this.commands.set(script.name, { command: script.command, numberOfKeys: script.numberOfKeys });
-    }
   }
 
   /** The connection in use (given or opened). */
@@ -185,7 +113,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   }
 
   async now(): Promise<number> {
-    const [seconds, micros] = await this.interactive('now', () => this.client.time());
+    const [seconds, micros] = await this.calls.interactive('now', () => this.client.time());
     return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   }
 
@@ -195,7 +123,7 @@ export class RedisTimeoutStore implements TimeoutStore {
    * from one process; each call still gets its own result, in order.
    */
   schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
-    if (this.closed) return Promise.reject(new StoreClosedError(redisStoreMessages.closed()));
+    if (this.calls.closed) return Promise.reject(new StoreClosedError(redisStoreMessages.closed()));
     return this.schedules.add(slot, id, entry);
   }
 
@@ -205,7 +133,7 @@ export class RedisTimeoutStore implements TimeoutStore {
    */
   async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
     if (items.length === 0) return [];
-    this.assertOpen();
+    this.calls.assertOpen();
     return itemResults(await this.schedules.addUnit(slot, items));
   }
 
@@ -219,10 +147,10 @@ export class RedisTimeoutStore implements TimeoutStore {
     const args: ScriptArg[] = [slot.slots ?? 0];
     ids.forEach((id, i) => args.push(id, buckets.keyIndex(i)));
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.interactive('cancelMany', () => this.run(buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args));
+    const reply = await this.calls.script('cancelMany', buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args);
     if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
     if (ticket && reply.some((code) => CANCEL_RESULTS[code as number] === 'cancelled')) await this.barrier?.confirm('cancelMany', ticket);
-    return reply.map((code: unknown) => (typeof code === 'string' ? routingError(new Error(code)) : undefined) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
+    return reply.map((code: unknown) => refusedItem(code) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
   }
 
   private async runScheduleBatch(slot: SlotRef, entries: readonly PendingSchedule[]): Promise<void> {
@@ -231,15 +159,9 @@ export class RedisTimeoutStore implements TimeoutStore {
     const buckets = bucketKeys(entries.map(({ id }) => id), keys.buckets, 4);
     const script = buckets.few ? 'scheduleFew' : 'schedule';
     const scriptKeys = [keys.due, keys.lease, keys.dead, keys.layout, ...buckets.keys];
-    const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0];
-    entries.forEach(({ id, entry }, i) => {
-      const keyIndex = buckets.keyIndex(i);
-      const mode = entry.ifExists === undefined ? '' : IF_EXISTS_CODES[entry.ifExists];
-      if (entry.at === undefined) args.push(id, keyIndex, mode === '' ? 'd' : `d${mode}`, Math.round(entry.delayMs ?? 0), entry.payload);
-      else args.push(id, keyIndex, mode === '' ? 'a' : `a${mode}`, Math.round(entry.at), entry.payload);
-    });
+    const args: ScriptArg[] = [this.keys.wakeChannel(slot.topic), slot.slot, slot.slots ?? 0, ...scheduleArgs(entries, buckets.keyIndex)];
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.interactive('schedule', () => this.run(script, scriptKeys, args));
+    const reply = await this.calls.script('schedule', script, scriptKeys, args);
     if (!Array.isArray(reply) || reply.length !== entries.length * 2) throw unexpected('schedule', reply);
     // A timeout scheduled here may be the slot's next due one: let the next claim pass its bucket
     // too while there is room (a claim that lacks a bucket is only made again with every bucket).
@@ -248,7 +170,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     entries.forEach((pending, i) => {
       const code = reply[2 * i];
       // An entry a slot migration refused (its bucket is being moved, or was moved): that call is routed again.
-      const refused = typeof code === 'string' ? routingError(new Error(code)) : undefined;
+      const refused = refusedItem(code);
       if (refused) pending.reject(refused);
       else pending.resolve({ outcome: mapCode(SCHEDULE_OUTCOMES, code, 'schedule'), dueAt: Number(reply[2 * i + 1]) });
     });
@@ -257,10 +179,9 @@ export class RedisTimeoutStore implements TimeoutStore {
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
+    const dataKey = this.keys.dataKey(slot.topic, slot.slot, id);
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.interactive('cancel', () =>
-      this.run('cancel', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
-    );
+    const reply = await this.calls.script('cancel', 'cancel', [keys.due, keys.lease, dataKey, keys.layout], [id, slot.slots ?? 0]);
     const result = mapCode(CANCEL_RESULTS, reply, 'cancel');
     if (result === 'cancelled' && ticket) await this.barrier?.confirm('cancel', ticket);
     return result;
@@ -269,274 +190,100 @@ export class RedisTimeoutStore implements TimeoutStore {
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
     this.schedules.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('get', () =>
-      this.run('get', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.layout], [id, slot.slots ?? 0]),
-    );
-    if (reply === null) return null;
-    const [state, dueAt, scheduledAt, attempt, fencingToken, leaseExpiresAt, lastError, payload] = tuple(reply, 'get', 8);
-    const stored: StoredTimeout = {
-      id,
-      state: mapCode(STATES, state, 'get'),
-      dueAt: Number(dueAt),
-      scheduledAt: Number(scheduledAt),
-      attempt: Number(attempt),
-      fencingToken: Number(fencingToken),
-      payload: String(payload),
-    };
-    if (stored.state === 'firing') stored.leaseExpiresAt = Number(leaseExpiresAt);
-    if (lastError !== '') stored.lastError = String(lastError);
-    return stored;
+    const dataKey = this.keys.dataKey(slot.topic, slot.slot, id);
+    const reply = await this.calls.script('get', 'get', [keys.due, keys.lease, keys.dead, dataKey, keys.layout], [id, slot.slots ?? 0]);
+    return decodeStored(id, reply);
   }
 
-  /**
-   * Claims with the few bucket keys the slot's previous claim said the next due ids live in, when
-   * that claim was not a full batch; the script changes nothing and says so when it needs another
-   * bucket (or an expired lease waits), and the claim is made again with every bucket.
-   */
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
-    const args: ScriptArg[] = [
-      take,
-      Math.max(1, Math.round(leaseMs)),
-      RECOVER_PER_CLAIM,
-      DATA_BUCKETS,
-      FEW_BUCKETS,
-      expiry.maxAttempts,
-      expiry.backoff.baseMs,
-      expiry.backoff.capMs,
-      Math.random(),
-    ];
-    const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout];
-    const hint = this.claimHints.get(slot);
-    let reply: unknown = 0;
-    if (hint !== undefined) {
-      const chosen = padBuckets(hint);
-      reply = await this.run('claimFew', [...fixed, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
-    }
-    if (reply === 0) reply = await this.run('claim', [...fixed, ...keys.buckets], args);
-    const result = decodeClaim(reply);
-    // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
-    this.claimHints.set(slot, take > 0 && result.claimed.length >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
-    return result;
+  /** Worker call: see store/redis-deliveries.ts (claims pass only the buckets the previous claim hinted at). */
+  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> {
+    return this.deliveries.claim(slot, limit, leaseMs, expiry);
   }
 
-  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
-    return ackResult(reply, 'ack');
+  ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
+    return this.deliveries.ack(slot, id, fencingToken);
   }
 
-  /** Passes only the buckets of the renewed ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
-  async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
-    if (entries.length === 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const buckets = bucketKeys(entries.map(({ id }) => id), keys.buckets, 2);
-    const args: ScriptArg[] = [];
-    entries.forEach(({ id, fencingToken, leaseMs }, i) => args.push(id, fencingToken, Math.max(1, Math.round(leaseMs)), buckets.keyIndex(i)));
-    const reply = await this.run(buckets.few ? 'renewLeasesFew' : 'renewLeases', [keys.lease, keys.fwd, ...buckets.keys], args);
-    if (!Array.isArray(reply) || reply.length !== entries.length) throw unexpected('renewLeases', reply);
-    return reply.map((code: unknown): RenewResult => {
-      if (code === 0) return 'stale';
-      if (typeof code === 'number' && code > 0) return { leaseExpiresAt: code };
-      const forward = typeof code === 'string' ? /^fwd:(\d+)$/.exec(code) : null;
-      if (!forward) throw unexpected('renewLeases', code);
-      return { forwardedTo: Number(forward[1]) };
-    });
+  /** Worker call: see store/redis-deliveries.ts (only the buckets of the renewed ids when they are few). */
+  renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    return this.deliveries.renewLeases(slot, entries);
   }
 
-  /** Passes only the buckets of the acked ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */
-  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const results: AckResult[] = [];
-    for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
-      const batch = entries.slice(start, start + ENTRY_BATCH);
-      const buckets = bucketKeys(batch.map((entry) => entry.id), keys.buckets, 2);
-      const args: ScriptArg[] = [];
-      batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, buckets.keyIndex(i)));
-      const reply = await this.run(buckets.few ? 'ackManyFew' : 'ackMany', [keys.lease, keys.fwd, ...buckets.keys], args);
-      if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
-      for (const code of reply) results.push(ackResult(code, 'ackMany'));
-    }
-    return results;
+  /** Worker call: see store/redis-deliveries.ts (only the buckets of the acked ids when they are few). */
+  ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
+    return this.deliveries.ackMany(slot, entries);
   }
 
-  async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.run('fail', [keys.due, keys.lease, keys.dead, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [
-      id,
-      fencingToken,
-      Math.max(0, Math.round(failure.retryDelayMs)),
-      failure.maxAttempts,
-      truncateError(failure.error),
-      this.keys.wakeChannel(slot.topic),
-      slot.slot,
-    ]);
-    if (!Array.isArray(reply) || reply.length < 1) throw unexpected('fail', reply);
-    switch (reply[0]) {
-      case 0:
-        return { outcome: 'stale' };
-      case 1:
-        return { outcome: 'retried', retryAt: Number(reply[1]) };
-      case 2:
-        return { outcome: 'dead', deadAt: Number(reply[1]) };
-      case 3:
-        return { outcome: 'forwarded', slot: Number(reply[1]) };
-      default:
-        throw unexpected('fail', reply);
-    }
+  fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
+    return this.deliveries.fail(slot, id, fencingToken, failure);
   }
 
-  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const result: ReleaseResult = { released: 0, forwarded: [] };
-    for (let start = 0; start < entries.length; start += ENTRY_BATCH) {
-      const batch = entries.slice(start, start + ENTRY_BATCH);
-      const reply = await this.run('release', [keys.due, keys.lease, keys.fwd, ...keys.buckets], [
-        this.keys.wakeChannel(slot.topic),
-        slot.slot,
-        ...batch.flatMap((entry) => [entry.id, entry.fencingToken]),
-      ]);
-      if (!Array.isArray(reply) || reply.length < 1) throw unexpected('release', reply);
-      result.released += count(reply[0], 'release');
-      for (let i = 1; i + 1 < reply.length; i += 2) result.forwarded.push({ id: String(reply[i]), slot: Number(reply[i + 1]) });
-    }
-    return result;
+  release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
+    return this.deliveries.release(slot, entries);
   }
 
-  async stats(slot: SlotRef): Promise<SlotStats> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('stats', () => this.run('stats', [keys.due, keys.lease, keys.dead], []));
-    const [pending, firing, dead, oldest, now] = tuple(reply, 'stats', 5);
-    return {
-      pending: Number(pending),
-      firing: Number(firing),
-      dead: Number(dead),
-      oldestOverdueDueAt: oldest === null ? null : Number(oldest),
-      now: Number(now),
-    };
+  stats(slot: SlotRef): Promise<SlotStats> {
+    return this.operator.stats(slot);
   }
 
-  async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
-    if (limit <= 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('listDead', () =>
-      this.run('deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]),
-    );
-    if (!Array.isArray(reply) || reply.length % 6 !== 0) throw unexpected('deadList', reply);
-    const letters: StoredDeadLetter[] = [];
-    for (let i = 0; i < reply.length; i += 6) {
-      letters.push({
-        id: String(reply[i]),
-        deadAt: Number(reply[i + 1]),
-        scheduledAt: Number(reply[i + 2]),
-        attempts: Number(reply[i + 3]),
-        lastError: String(reply[i + 4]),
-        payload: String(reply[i + 5]),
-      });
-    }
-    return letters;
+  listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
+    return this.operator.listPending(slot, offset, limit);
   }
 
-  async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+  listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
+    return this.operator.listDead(slot, offset, limit);
+  }
+
+  replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.schedules.flushSlot(slot);
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const replayBatch = (batch: readonly string[]) =>
-      this.interactive('replayDead', () =>
-        this.run('deadReplay', [keys.due, keys.dead, keys.layout, ...keys.buckets], [
-          this.keys.wakeChannel(slot.topic),
-          slot.slot,
-          DEAD_BATCH,
-          slot.slots ?? 0,
-          ...batch,
-        ]),
-      ).then((reply) => count(reply, 'deadReplay'));
-    return this.inBatches(ids, replayBatch);
+    return this.operator.replayDead(slot, ids);
   }
 
-  async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+  purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.schedules.flushSlot(slot);
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const purgeBatch = (batch: readonly string[]) =>
-      this.interactive('purgeDead', () => this.run('deadPurge', [keys.dead, keys.layout, ...keys.buckets], [DEAD_BATCH, slot.slots ?? 0, ...batch])).then((reply) =>
-        count(reply, 'deadPurge'),
-      );
-    return this.inBatches(ids, purgeBatch);
+    return this.operator.purgeDead(slot, ids);
   }
 
-  async readLayout(topic: string): Promise<TopicLayout | null> {
-    return this.layoutCall('read', topic);
+  // Slot-count changes: the topics registry, layout markers and moving entries (store/redis-slot-migration.ts).
+
+  readLayout(topic: string): Promise<TopicLayout | null> {
+    return this.migration.readLayout(topic);
   }
 
-  async claimLayout(topic: string, slots: number): Promise<TopicLayout> {
-    return (await this.layoutCall('claim', topic, slots))!;
+  claimLayout(topic: string, slots: number): Promise<TopicLayout> {
+    return this.migration.claimLayout(topic, slots);
   }
 
-  async beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
-    return (await this.layoutCall('begin', topic, from, to))!;
+  beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    return this.migration.beginMigration(topic, from, to);
   }
 
-  async finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
-    return (await this.layoutCall('finish', topic, from, to))!;
+  finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    return this.migration.finishMigration(topic, from, to);
   }
 
-  private async layoutCall(operation: string, topic: string, ...operands: number[]): Promise<TopicLayout | null> {
-    const reply = await this.interactive('layout', () => this.run('layoutRegistry', [this.keys.topics], [operation, topic, ...operands]));
-    if (reply === null) return null;
-    const layout = parseLayout(reply);
-    if (!layout) throw unexpected('layoutRegistry', reply);
-    return layout;
+  markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
+    return this.migration.markSlot(slot, marker);
   }
 
-  async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const value = marker === null ? '' : marker.movingBucket === undefined ? String(marker.slots) : `move:${marker.slots}:${marker.movingBucket}`;
-    await this.interactive('markSlot', () => this.run('layoutMark', [keys.layout], [value, this.keys.wakeChannel(slot.topic)]));
+  bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
+    return this.migration.bucketIds(slot, bucket);
   }
 
-  async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('bucketIds', () => this.run('migrateScan', [keys.buckets[bucket]!], []));
-    if (!Array.isArray(reply)) throw unexpected('migrateScan', reply);
-    return reply.map(String);
+  exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
+    return this.migration.exportEntries(slot, ids);
   }
 
-  async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('exportEntries', () => this.run('migrateExport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], ids));
-    if (!Array.isArray(reply) || reply.length % 4 !== 1) throw unexpected('migrateExport', reply);
-    const entries: MovedEntry[] = [];
-    for (let i = 1; i < reply.length; i += 4) {
-      entries.push({ id: String(reply[i]), state: mapCode(STATES, reply[i + 1], 'migrateExport'), score: Number(reply[i + 2]), value: String(reply[i + 3]) });
-    }
-    return { counter: Number(reply[0]) || 0, entries };
+  importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
+    return this.migration.importEntries(slot, entries, counter);
   }
 
-  async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('importEntries', () =>
-      this.run('migrateImport', [keys.due, keys.lease, keys.dead, keys.seq, ...keys.buckets], [
-        this.keys.wakeChannel(slot.topic),
-        slot.slot,
-        counter,
-        ...entryArgs(entries),
-      ]),
-    );
-    return flags(reply, entries.length, 'migrateImport');
+  dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
+    return this.migration.dropEntries(slot, entries);
   }
 
-  async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const args = entries.flatMap((entry) => [...entryArgs([entry]), entry.target]);
-    const reply = await this.interactive('dropEntries', () => this.run('migrateDrop', [keys.due, keys.lease, keys.dead, keys.fwd, ...keys.buckets], args));
-    return flags(reply, entries.length, 'migrateDrop');
-  }
-
-  async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
-    if (entries.length === 0) return 0;
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('unimportEntries', () => this.run('migrateUnimport', [keys.due, keys.lease, keys.dead, ...keys.buckets], entryArgs(entries)));
-    return count(reply, 'migrateUnimport');
+  unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
+    return this.migration.unimportEntries(slot, entries);
   }
 
   /**
@@ -551,52 +298,15 @@ export class RedisTimeoutStore implements TimeoutStore {
     onResubscribed: () => void,
     onLayout?: (topic: string) => void,
   ): Promise<() => Promise<void>> {
-    this.assertOpen();
+    this.calls.assertOpen();
     // A cluster subscriber connects to a node the cluster client knows: let it learn them first.
     if (isCluster(this.client) && this.client.nodes('master').length === 0) await this.ping();
-    const subscriber = new WakeSubscriber(this.client, {
-      channels: topics.map((topic) => this.keys.wakeChannel(topic)),
-      closeTimeoutMs: this.commandTimeoutMs,
-      // A throwing callback must not break the connection's reply parsing: report it and go on.
-      onResubscribed: () => this.guard('onResubscribed', onResubscribed),
-      onMessage: (channel, message) => {
-        const topic = this.keys.topicOfChannel(channel);
-        if (topic !== undefined && message === 'layout') {
-          if (onLayout) this.guard('onLayout', () => onLayout(topic));
-          return;
-        }
-        const colon = message.indexOf(':');
-        if (topic === undefined || colon < 0) return;
-        const slot = Number(message.slice(0, colon));
-        const dueAt = Number(message.slice(colon + 1));
-        if (Number.isInteger(slot) && slot >= 0 && Number.isFinite(dueAt)) this.guard('onWake', () => onWake({ topic, slot }, dueAt));
-      },
-    });
-    // Known to `close` while it starts, so a close meanwhile ends it too.
-    this.subscribers.add(subscriber);
-    try {
-      await subscriber.start();
-    } catch (error) {
-      this.subscribers.delete(subscriber);
-      throw error;
-    }
-    return async () => {
-      if (!this.subscribers.delete(subscriber)) return;
-      await subscriber.close();
-    };
-  }
-
-  private guard(callback: string, run: () => void): void {
-    try {
-      run();
-    } catch (error) {
-      this.logger?.error(redisStoreMessages.callbackFailed(callback, error instanceof Error ? error.message : String(error)));
-    }
+    return this.wakeUps.subscribe(topics, onWake, onResubscribed, onLayout);
   }
 
   async ping(): Promise<number> {
     const started = performance.now();
-    await this.interactive('ping', () => this.client.ping());
+    await this.calls.interactive('ping', () => this.client.ping());
     return performance.now() - started;
   }
 
@@ -606,97 +316,8 @@ export class RedisTimeoutStore implements TimeoutStore {
    * `commandTimeoutMs`; 0 closes at once). Idempotent.
    */
   async close(quitWithinMs = this.commandTimeoutMs): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const subscribers = [...this.subscribers];
-    this.subscribers.clear();
-    await Promise.all([
-      ...subscribers.map((subscriber) => subscriber.close(quitWithinMs)),
-      this.owned ? closeConnection(this.client, quitWithinMs) : undefined,
-    ]);
-  }
-
-  async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
-    if (limit <= 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.interactive('listPending', () => this.run('pendingList', [keys.due], [Math.max(0, offset), limit]));
-    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
-    const entries: StoredPendingEntry[] = [];
-    for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
-    return entries;
-  }
-
-  private async run(name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
-    this.assertOpen();
-    const { command, numberOfKeys } = this.commands.get(name)!;
-    if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
-    const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
-    // During a failover (MOVED, CLUSTERDOWN, READONLY...) the script was refused, not run: send it
-    // again within the call's budget while the client learns the new topology (store/failover.ts).
-    return retryDuringFailover(() => call(...keys, ...args), { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(
-      (error: unknown) => {
-        throw routingError(error) ?? this.asFailover(name, error) ?? error;
-      },
-    );
-  }
-
-  /**
-   * Runs an interactive call with a deadline: waits (within the deadline) for a connection that is
-   * not ready, so nothing sits in ioredis' offline queue, then races the reply against what is left.
-   */
-  private async interactive<T>(operation: string, call: () => Promise<T>): Promise<T> {
-    this.assertOpen();
-    const expired = (cause?: string) =>
-      new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation);
-    try {
-      const status = this.client.status;
-      if (status !== 'ready') {
-        // Not yet connected (connections open on first use): connect now rather than let the call
-        // wait in ioredis' offline queue, where it would outlive its deadline and run later.
-        if (status === 'wait') this.client.connect().catch(() => undefined);
-        await this.waitReady(() =>
-          expired(this.lastConnectionError ? `connection ${status}: ${this.lastConnectionError}` : `connection ${status}`),
-        );
-      }
-      return await this.deadlines.run(call(), expired);
-    } catch (error) {
-      if (error instanceof RedisUnavailableError && error.operation !== operation) {
-        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, errorText(error.cause)), operation, error);
-      }
-      if (error instanceof RedisUnavailableError || !isConnectionError(error)) throw error;
-      throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
-        cause: error,
-        failover: this.isFailoverSymptom(error),
-      });
-    }
-  }
-
-  /** One shared wait for the connection to become ready, so thousands of calls add one listener. */
-  private waitReady(onTimeout: () => Error): Promise<void> {
-    this.readyWait ??= new Promise<void>((resolve) => {
-      this.client.once('ready', () => {
-        this.readyWait = undefined;
-        resolve();
-      });
-    });
-    return this.deadlines.run(this.readyWait, onTimeout);
-  }
-
-  /**
-   * Whether `error` is what a failover looks like: a refusal (MOVED, CLUSTERDOWN, READONLY, ...),
-   * or, on a Cluster or Sentinel connection (where another node takes over), a lost connection.
-   */
-  private isFailoverSymptom(error: unknown): boolean {
-    return failoverReply(error) !== undefined || (this.replicated && isConnectionError(error));
-  }
-
-  /** A worker call's failover symptom as a `RedisUnavailableError` with `failover` set (the engine reports it as a warning). */
-  private asFailover(script: string, error: unknown): RedisUnavailableError | undefined {
-    if (error instanceof RedisUnavailableError || !this.isFailoverSymptom(error)) return undefined;
-    return new RedisUnavailableError(redisStoreMessages.unavailable(script, this.commandTimeoutMs, (error as Error).message), script, {
-      cause: error,
-      failover: true,
-    });
+    if (this.calls.closed) return;
+    await Promise.all([this.calls.close(quitWithinMs), this.wakeUps.close(quitWithinMs)]);
   }
 
   /** The `durability` barrier (store/replication-barrier.ts): WAIT on the connection the writes went out on (on a Cluster, the master's). */
@@ -710,75 +331,13 @@ export class RedisTimeoutStore implements TimeoutStore {
     return new ReplicationBarrier(durability, router, this.logger);
   }
 
-  /** After a failover reply: a cluster client refreshes its slot map (ioredis runs one refresh at a time). */
-  private learnTopology(): void {
-    if (isCluster(this.client)) this.client.refreshSlotsCache();
-  }
-
-  private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
-    let total = 0;
-    if (ids === undefined) {
-      for (;;) {
-        const moved = await runBatch([]);
-        total += moved;
-        if (moved < DEAD_BATCH) return total;
-      }
-    }
-    for (let start = 0; start < ids.length; start += DEAD_BATCH) total += await runBatch(ids.slice(start, start + DEAD_BATCH));
-    return total;
-  }
-
   /**
    * Advice, logged once per store: warns when a master keeps no append-only file (a crash loses
    * what was scheduled since the last snapshot) or may evict keys that have no TTL (an `allkeys-*`
-   * policy could drop timeouts or a fencing counter). At most one warning of each kind.
+   * policy could drop timeouts or a fencing counter). At most one warning of each kind (store/persistence-advice.ts).
    */
   private async checkPersistence(): Promise<void> {
     await this.ping();
-    const nodes: RedisClient[] = isCluster(this.client) ? this.client.nodes('master') : [this.client];
-    let warnedAof = false;
-    let warnedEviction = false;
-    for (const node of nodes) {
-      const options = node.options as { host?: string; port?: number };
-      const name = `${options.host ?? 'server'}:${options.port ?? ''}`;
-      let persistence: string;
-      let memory: string;
-      try {
-        persistence = await this.interactive('init', () => node.info('persistence'));
-        memory = await this.interactive('init', () => node.info('memory'));
-      } catch (error) {
-        // A least-privilege ACL user may be denied INFO: the check is advice, not a requirement.
-        if (error instanceof Error && /NOPERM/.test(error.message)) return;
-        throw error;
-      }
-      if (!warnedAof && /^aof_enabled:0\s*$/m.test(persistence)) {
-        warnedAof = true;
-        this.logger?.warn(redisStoreMessages.noPersistence(name));
-      }
-      const policy = /^maxmemory_policy:(\S+)/m.exec(memory)?.[1];
-      if (!warnedEviction && policy !== undefined && policy.startsWith('allkeys-')) {
-        warnedEviction = true;
-        this.logger?.warn(redisStoreMessages.evictingPolicy(name, policy));
-      }
-    }
+    await adviseOnPersistence(this.client, this.calls, this.logger);
   }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StoreClosedError(redisStoreMessages.closed());
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return (
-    error.name === 'MaxRetriesPerRequestError' ||
-    failoverReply(error) !== undefined ||
-    /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache|None of startup nodes is available/i.test(
-      error.message,
-    )
-  );
 }

@@ -3,6 +3,7 @@ import { SlotLockedError } from '../store/slot-locked.error.js';
 import { SlotMovedError } from '../store/slot-moved.error.js';
 import { bucketOf } from '../store/slot-of.js';
 import { testingMessages } from './testing.messages.js';
+import { slotKey } from './memory-slots.js';
 
 /**
  * What `MemoryTimeoutStore` keeps about changes of slot count, as the Redis store keeps it in the
@@ -86,8 +87,4 @@ export class MemorySlotLayouts {
     const forward = this.forwards.get(slotKey(slot))?.get(id);
     return token > 0 && forward?.token === token ? forward.slot : undefined;
   }
-}
-
-function slotKey(slot: SlotRef): string {
-  return `${slot.topic}\u0000${slot.slot}`;
 }

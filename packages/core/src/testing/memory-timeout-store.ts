@@ -1,77 +1,16 @@
-import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState } from '../types.js';
-import type {
-  AckEntry,
-  AckResult,
-  CopiedEntry,
-  ClaimedTimeout,
-  ClaimIncident,
-  ExportedEntries,
-  MovedEntry,
-  ReleaseResult,
-  SlotMarker,
-  TopicLayout,
-  ClaimResult,
-  LeaseExpiryPolicy,
-  FailOutcome,
-  SlotRef,
-  SlotStats,
-  StoredDeadLetter,
-  StoredPendingEntry,
-  StoredTimeout,
-  StoreFailure,
-  StoreScheduleEntry,
-  StoreScheduleItem,
-  StoreScheduleOutcome,
-  StoreTopic,
-  LeaseRenewal,
-  RenewResult,
-  TimeoutStore,
-} from '../store/timeout-store.js';
-import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
+import type { CancelResult, ScheduleOutcome } from '../types.js';
+import type { AckEntry, AckResult, ClaimResult, FailOutcome, LeaseExpiryPolicy, LeaseRenewal, ReleaseResult, RenewResult, StoreFailure } from '../store/timeout-store.js';
+import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry, StoredTimeout, StoreTopic, TimeoutStore } from '../store/timeout-store.js';
+import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, StoreScheduleEntry, StoreScheduleItem, StoreScheduleOutcome, TopicLayout } from '../store/timeout-store.js';
 import { StoreClosedError } from '../store/store-closed.error.js';
-import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
-import { retryDelayMs } from '../engine/retry-backoff.js';
-import { DEFAULT_LEASE_EXPIRY } from '../validation/options.js';
+import { itemResults } from '../store/item-results.js';
 import { ManualClock } from './manual-clock.js';
 import { MemorySlotLayouts } from './memory-slot-layouts.js';
-import { bucketOf } from '../store/slot-of.js';
+import { MemorySlotMigration } from './memory-slot-migration.js';
+import { MemoryWakeUps } from './memory-wake-ups.js';
+import { MemoryDeliveries } from './memory-deliveries.js';
+import { deadInOrder, earliestPending, keepsExisting, MemorySlots, page, pendingInOrder, type MemoryEntry, type MemorySlot } from './memory-slots.js';
 import { testingMessages } from './testing.messages.js';
-import { itemResults } from '../store/item-results.js';
-
-/** Whether a schedule in mode `ifExists` leaves a pending or firing timeout due at `current` as it is (see `ScheduleIfExists`). */
-function keepsExisting(ifExists: ScheduleIfExists | undefined, dueAt: number, current: number): boolean {
-  if (ifExists === 'keep') return true;
-  if (ifExists === 'earlier') return dueAt >= current;
-  if (ifExists === 'later') return dueAt <= current;
-  return false;
-}
-
-interface MemoryEntry {
-  id: string;
-  state: TimeoutState;
-  /** Pending: due time. Firing: due time of the claimed run. Dead: time of death. */
-  dueAt: number;
-  scheduledAt: number;
-  attempt: number;
-  /** Current token while firing; 0 otherwise (as the Redis store reports it). */
-  fencingToken: number;
-  /** Lease expiry while firing; 0 otherwise. */
-  leaseExpiresAt: number;
-  lastError: string | undefined;
-  payload: string;
-}
-
-interface MemorySlot {
-  entries: Map<string, MemoryEntry>;
-  /** Last fencing token handed out in this slot. */
-  seq: number;
-}
-
-interface Subscription {
-  topics: ReadonlySet<string>;
-  onWake: (slot: SlotRef, dueAt: number) => void;
-  onLayout: ((topic: string) => void) | undefined;
-}
 
 /**
  * An in-memory `TimeoutStore` driven by a `ManualClock`, for unit tests of code that schedules or
@@ -91,15 +30,18 @@ interface Subscription {
  * on one Redis. Nothing is persisted.
  */
 export class MemoryTimeoutStore implements TimeoutStore {
-  private readonly slots = new Map<string, MemorySlot>();
+  private readonly slots = new MemorySlots();
   private readonly layouts = new MemorySlotLayouts();
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly wakeUps = new MemoryWakeUps();
+  private readonly migration = new MemorySlotMigration(this.slots, this.layouts, this.wakeUps);
+  private readonly deliveries: MemoryDeliveries;
   private readonly stopClockListener: () => void;
   private closed = false;
 
   /** @param clock the store clock; a new `ManualClock` (starting at `Date.now()`) when omitted. */
   constructor(readonly clock: ManualClock = new ManualClock()) {
-    this.stopClockListener = clock.onAdvance((now) => this.wakeDueSlots(now));
+    this.deliveries = new MemoryDeliveries(clock, this.slots, this.layouts, this.wakeUps);
+    this.stopClockListener = clock.onAdvance((now) => this.wakeUps.wakeDueSlots(this.slots, now));
   }
 
   async init(_topics: readonly StoreTopic[] = []): Promise<void> {
@@ -116,7 +58,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
     this.layouts.check(slot, [id]);
     const now = this.clock.now();
     const dueAt = Math.round(entry.at ?? now + (entry.delayMs ?? 0));
-    const state = this.slotState(slot);
+    const state = this.slots.get(slot);
     const before = earliestPending(state);
     const previous = state.entries.get(id);
     if (previous && previous.state !== 'dead' && keepsExisting(entry.ifExists, dueAt, previous.dueAt)) {
@@ -136,7 +78,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
       lastError: undefined,
       payload: entry.payload,
     });
-    this.wakeIfAhead(slot, before, dueAt);
+    this.wakeUps.wakeIfAhead(slot, before, dueAt);
     return { outcome, dueAt };
   }
 
@@ -153,7 +95,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
     this.assertOpen();
     this.layouts.check(slot, [id]);
-    const state = this.slotState(slot);
+    const state = this.slots.get(slot);
     const entry = state.entries.get(id);
     if (entry?.state === 'pending') {
       state.entries.delete(id);
@@ -165,7 +107,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
     this.assertOpen();
     this.layouts.check(slot, [id]);
-    const entry = this.slotState(slot).entries.get(id);
+    const entry = this.slots.get(slot).entries.get(id);
     if (!entry) return null;
     const stored: StoredTimeout = {
       id,
@@ -181,179 +123,64 @@ export class MemoryTimeoutStore implements TimeoutStore {
     return stored;
   }
 
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
-    this.assertOpen();
-    const now = this.clock.now();
-    const state = this.slotState(slot);
-    // Ids of the bucket a slot migration is moving are left alone until it is moved.
-    const busy = this.layouts.movingBucket(slot);
-    const movable = (entry: MemoryEntry) => busy === undefined || bucketOf(entry.id) !== busy;
-    const expired = [...state.entries.values()]
-      .filter((entry) => entry.state === 'firing' && entry.leaseExpiresAt <= now && movable(entry))
-      .sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || compareIds(a.id, b.id))
-      .slice(0, RECOVER_PER_CLAIM);
-    const incidents: ClaimIncident[] = expired.map((entry) => this.expireLease(entry, now, expiry));
-    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
-    const due = pendingInOrder(state)
-      .filter((entry) => entry.dueAt <= now && movable(entry))
-      .slice(0, take);
-    const leaseUntil = now + Math.max(1, Math.round(leaseMs));
-    // Tokens stay above the clock in 1/1024 ms, as in the Redis store (see take_tokens in stored.lua).
-    state.seq = Math.max(state.seq, now * 1024);
-    const claimed: ClaimedTimeout[] = due.map((entry) => {
-      state.seq += 1;
-      entry.state = 'firing';
-      entry.attempt += 1;
-      entry.fencingToken = state.seq;
-      entry.leaseExpiresAt = leaseUntil;
-      return {
-        id: entry.id,
-        dueAt: entry.dueAt,
-        scheduledAt: entry.scheduledAt,
-        attempt: entry.attempt,
-        fencingToken: entry.fencingToken,
-        payload: entry.payload,
-      };
-    });
-    return {
-      claimed,
-      incidents,
-      now,
-      nextDueAt: earliestPending(state),
-      recovered: expired.length,
-      nextLeaseExpiresAt: earliestLease(state),
-    };
-  }
+  // Worker calls: testing/memory-deliveries.ts.
 
-  /** An expired lease counts as a failed attempt: retried after the backoff, or dead on the last attempt. */
-  private expireLease(entry: MemoryEntry, now: number, expiry: LeaseExpiryPolicy): ClaimIncident {
-    entry.fencingToken = 0;
-    entry.leaseExpiresAt = 0;
-    entry.lastError = LEASE_EXPIRED_ERROR;
-    if (entry.attempt >= expiry.maxAttempts) {
-      entry.state = 'dead';
-      entry.dueAt = now;
-      return { id: entry.id, kind: 'lease_dead', attempts: entry.attempt, at: now, error: LEASE_EXPIRED_ERROR };
-    }
-    entry.state = 'pending';
-    entry.dueAt = now + retryDelayMs(entry.attempt, expiry.backoff);
-    return { id: entry.id, kind: 'lease_retried', attempts: entry.attempt, at: entry.dueAt, error: LEASE_EXPIRED_ERROR };
+  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> {
+    this.assertOpen();
+    return this.deliveries.claim(slot, limit, leaseMs, expiry);
   }
 
   async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
     this.assertOpen();
-    return this.ackOne(slot, id, fencingToken);
+    return this.deliveries.ack(slot, id, fencingToken);
   }
 
   async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
     this.assertOpen();
-    return entries.map(({ id, fencingToken }) => this.ackOne(slot, id, fencingToken));
+    return this.deliveries.ackMany(slot, entries);
   }
 
   async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
     this.assertOpen();
-    const state = this.slotState(slot);
-    const now = this.clock.now();
-    return entries.map(({ id, fencingToken, leaseMs }): RenewResult => {
-      if (!holds(state, id, fencingToken)) {
-        const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
-        return forwardedTo === undefined ? 'stale' : { forwardedTo };
-      }
-      const entry = state.entries.get(id)!;
-      entry.leaseExpiresAt = Math.max(entry.leaseExpiresAt, now + Math.max(1, Math.round(leaseMs)));
-      return { leaseExpiresAt: entry.leaseExpiresAt };
-    });
-  }
-
-  private ackOne(slot: SlotRef, id: string, fencingToken: number): AckResult {
-    const state = this.slotState(slot);
-    if (!holds(state, id, fencingToken)) {
-      const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
-      return forwardedTo === undefined ? 'stale' : { forwardedTo };
-    }
-    state.entries.delete(id);
-    return 'acked';
+    return this.deliveries.renewLeases(slot, entries);
   }
 
   async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
     this.assertOpen();
-    const state = this.slotState(slot);
-    const entry = state.entries.get(id);
-    if (!entry || !holds(state, id, fencingToken)) {
-      const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
-      return forwardedTo === undefined ? { outcome: 'stale' } : { outcome: 'forwarded', slot: forwardedTo };
-    }
-    const now = this.clock.now();
-    entry.lastError = truncateError(failure.error);
-    entry.fencingToken = 0;
-    entry.leaseExpiresAt = 0;
-    if (entry.attempt >= failure.maxAttempts) {
-      entry.state = 'dead';
-      entry.dueAt = now;
-      return { outcome: 'dead', deadAt: now };
-    }
-    const before = earliestPending(state);
-    const retryAt = now + Math.max(0, Math.round(failure.retryDelayMs));
-    entry.state = 'pending';
-    entry.dueAt = retryAt;
-    this.wakeIfAhead(slot, before, retryAt);
-    return { outcome: 'retried', retryAt };
+    return this.deliveries.fail(slot, id, fencingToken, failure);
   }
 
   async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
     this.assertOpen();
-    const now = this.clock.now();
-    const state = this.slotState(slot);
-    const before = earliestPending(state);
-    const result: ReleaseResult = { released: 0, forwarded: [] };
-    for (const { id, fencingToken } of entries) {
-      const entry = state.entries.get(id);
-      if (!entry || !holds(state, id, fencingToken)) {
-        const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
-        if (forwardedTo !== undefined) result.forwarded.push({ id, slot: forwardedTo });
-        continue;
-      }
-      entry.state = 'pending';
-      entry.dueAt = now;
-      entry.attempt = Math.max(0, entry.attempt - 1);
-      entry.fencingToken = 0;
-      entry.leaseExpiresAt = 0;
-      result.released += 1;
-    }
-    if (result.released > 0) this.wakeIfAhead(slot, before, now);
-    return result;
+    return this.deliveries.release(slot, entries);
   }
 
   async stats(slot: SlotRef): Promise<SlotStats> {
     this.assertOpen();
     const now = this.clock.now();
     const counts = { pending: 0, firing: 0, dead: 0 };
-    for (const entry of this.slotState(slot).entries.values()) counts[entry.state] += 1;
-    const earliest = earliestPending(this.slotState(slot));
+    for (const entry of this.slots.get(slot).entries.values()) counts[entry.state] += 1;
+    const earliest = earliestPending(this.slots.get(slot));
     return { ...counts, oldestOverdueDueAt: earliest !== null && earliest <= now ? earliest : null, now };
   }
 
   async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
     this.assertOpen();
-    if (limit <= 0) return [];
-    const start = Math.max(0, offset);
-    return deadInOrder(this.slotState(slot))
-      .slice(start, start + limit)
-      .map((entry) => ({
-        id: entry.id,
-        attempts: entry.attempt,
-        lastError: entry.lastError ?? '',
-        deadAt: entry.dueAt,
-        scheduledAt: entry.scheduledAt,
-        payload: entry.payload,
-      }));
+    return page(deadInOrder(this.slots.get(slot)), offset, limit).map((entry) => ({
+      id: entry.id,
+      attempts: entry.attempt,
+      lastError: entry.lastError ?? '',
+      deadAt: entry.dueAt,
+      scheduledAt: entry.scheduledAt,
+      payload: entry.payload,
+    }));
   }
 
   async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.assertOpen();
     this.layouts.check(slot, ids);
     const now = this.clock.now();
-    const state = this.slotState(slot);
+    const state = this.slots.get(slot);
     const before = earliestPending(state);
     let moved = 0;
     for (const entry of this.chosenDead(state, ids)) {
@@ -363,102 +190,69 @@ export class MemoryTimeoutStore implements TimeoutStore {
       entry.lastError = undefined;
       moved += 1;
     }
-    if (moved > 0) this.wakeIfAhead(slot, before, now);
+    if (moved > 0) this.wakeUps.wakeIfAhead(slot, before, now);
     return moved;
   }
 
   async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
     this.assertOpen();
     this.layouts.check(slot, ids);
-    const state = this.slotState(slot);
+    const state = this.slots.get(slot);
     const chosen = this.chosenDead(state, ids);
     for (const entry of chosen) state.entries.delete(entry.id);
     return chosen.length;
   }
 
+  // Slot-count changes: testing/memory-slot-migration.ts.
+
   async readLayout(topic: string): Promise<TopicLayout | null> {
     this.assertOpen();
-    return this.layouts.read(topic);
+    return this.migration.readLayout(topic);
   }
 
   async claimLayout(topic: string, slots: number): Promise<TopicLayout> {
     this.assertOpen();
-    return this.layouts.claim(topic, slots);
+    return this.migration.claimLayout(topic, slots);
   }
 
   async beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
     this.assertOpen();
-    return this.layouts.begin(topic, from, to);
+    return this.migration.beginMigration(topic, from, to);
   }
 
   async finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
     this.assertOpen();
-    return this.layouts.finish(topic, from, to);
+    return this.migration.finishMigration(topic, from, to);
   }
 
   async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
     this.assertOpen();
-    this.layouts.mark(slot, marker);
-    for (const subscription of this.subscriptions) {
-      if (subscription.topics.has(slot.topic)) queueMicrotask(() => subscription.onLayout?.(slot.topic));
-    }
+    return this.migration.markSlot(slot, marker);
   }
 
   async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
     this.assertOpen();
-    return [...this.slotState(slot).entries.keys()].filter((id) => bucketOf(id) === bucket);
+    return this.migration.bucketIds(slot, bucket);
   }
 
   async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
     this.assertOpen();
-    const state = this.slotState(slot);
-    const entries: MovedEntry[] = [];
-    for (const id of ids) {
-      const entry = state.entries.get(id);
-      if (entry) entries.push({ id, state: entry.state, score: scoreOf(entry), value: JSON.stringify(entry) });
-    }
-    return { counter: state.seq, entries };
+    return this.migration.exportEntries(slot, ids);
   }
 
   async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
     this.assertOpen();
-    const state = this.slotState(slot);
-    state.seq = Math.max(state.seq, counter);
-    let earliest: number | null = null;
-    const written = entries.map((moved) => {
-      if (state.entries.has(moved.id)) return false;
-      state.entries.set(moved.id, JSON.parse(moved.value) as MemoryEntry);
-      if (moved.state !== 'dead' && (earliest === null || moved.score < earliest)) earliest = moved.score;
-      return true;
-    });
-    if (earliest !== null) this.notify(slot, earliest);
-    return written;
+    return this.migration.importEntries(slot, entries, counter);
   }
 
   async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
     this.assertOpen();
-    const state = this.slotState(slot);
-    return entries.map((moved) => {
-      const entry = state.entries.get(moved.id);
-      if (!entry || JSON.stringify(entry) !== moved.value) return false;
-      state.entries.delete(moved.id);
-      if (entry.state === 'firing') this.layouts.forward(slot, moved.id, entry.fencingToken, moved.target);
-      return true;
-    });
+    return this.migration.dropEntries(slot, entries);
   }
 
   async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
     this.assertOpen();
-    const state = this.slotState(slot);
-    let removed = 0;
-    for (const moved of entries) {
-      const entry = state.entries.get(moved.id);
-      if (entry && JSON.stringify(entry) === moved.value) {
-        state.entries.delete(moved.id);
-        removed += 1;
-      }
-    }
-    return removed;
+    return this.migration.unimportEntries(slot, entries);
   }
 
   async subscribe(
@@ -468,11 +262,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
     onLayout?: (topic: string) => void,
   ): Promise<() => Promise<void>> {
     this.assertOpen();
-    const subscription: Subscription = { topics: new Set(topics), onWake, onLayout };
-    this.subscriptions.add(subscription);
-    return async () => {
-      this.subscriptions.delete(subscription);
-    };
+    return this.wakeUps.subscribe(topics, onWake, onLayout);
   }
 
   async ping(): Promise<number> {
@@ -483,27 +273,13 @@ export class MemoryTimeoutStore implements TimeoutStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.subscriptions.clear();
+    this.wakeUps.clear();
     this.stopClockListener();
   }
 
   async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
     this.assertOpen();
-    if (limit <= 0) return [];
-    const start = Math.max(0, offset);
-    return pendingInOrder(this.slotState(slot))
-      .slice(start, start + limit)
-      .map((entry) => ({ id: entry.id, dueAt: entry.dueAt }));
-  }
-
-  private slotState(slot: SlotRef): MemorySlot {
-    const key = `${slot.topic}\u0000${slot.slot}`;
-    let state = this.slots.get(key);
-    if (!state) {
-      state = { entries: new Map(), seq: 0 };
-      this.slots.set(key, state);
-    }
-    return state;
+    return page(pendingInOrder(this.slots.get(slot)), offset, limit).map((entry) => ({ id: entry.id, dueAt: entry.dueAt }));
   }
 
   private chosenDead(state: MemorySlot, ids: readonly string[] | undefined): MemoryEntry[] {
@@ -516,80 +292,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
     return [...chosen.values()];
   }
 
-  /** Tells subscribers when `dueAt` is ahead of everything the slot held before (or it was empty). */
-  private wakeIfAhead(slot: SlotRef, before: number | null, dueAt: number): void {
-    if (before === null || dueAt < before) this.notify(slot, dueAt);
-  }
-
-  /** After the clock moved: wakes every subscribed slot that holds a due timeout or an expired lease. */
-  private wakeDueSlots(now: number): void {
-    if (this.subscriptions.size === 0) return;
-    for (const [key, state] of this.slots) {
-      let earliest: number | null = null;
-      for (const entry of state.entries.values()) {
-        const at = entry.state === 'pending' ? entry.dueAt : entry.state === 'firing' ? entry.leaseExpiresAt : null;
-        if (at !== null && at <= now && (earliest === null || at < earliest)) earliest = at;
-      }
-      if (earliest === null) continue;
-      const separator = key.lastIndexOf('\u0000');
-      this.notify({ topic: key.slice(0, separator), slot: Number(key.slice(separator + 1)) }, earliest);
-    }
-  }
-
-  /** Calls subscribers of the slot's topic asynchronously, as a Redis message would arrive. */
-  private notify(slot: SlotRef, dueAt: number): void {
-    for (const subscription of this.subscriptions) {
-      if (!subscription.topics.has(slot.topic)) continue;
-      queueMicrotask(() => {
-        if (this.subscriptions.has(subscription)) subscription.onWake({ topic: slot.topic, slot: slot.slot }, dueAt);
-      });
-    }
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new StoreClosedError(testingMessages.closed());
   }
-}
-
-/** True when `id` is firing with `fencingToken` as its current token. */
-function holds(state: MemorySlot, id: string, fencingToken: number): boolean {
-  const entry = state.entries.get(id);
-  return entry !== undefined && entry.state === 'firing' && entry.fencingToken === fencingToken;
-}
-
-function earliestPending(state: MemorySlot): number | null {
-  let earliest: number | null = null;
-  for (const entry of state.entries.values()) {
-    if (entry.state === 'pending' && (earliest === null || entry.dueAt < earliest)) earliest = entry.dueAt;
-  }
-  return earliest;
-}
-
-/** Earliest lease expiry of the slot's firing entries, as `ZRANGE lease 0 0` answers. */
-function earliestLease(state: MemorySlot): number | null {
-  let earliest: number | null = null;
-  for (const entry of state.entries.values()) {
-    if (entry.state === 'firing' && (earliest === null || entry.leaseExpiresAt < earliest)) earliest = entry.leaseExpiresAt;
-  }
-  return earliest;
-}
-
-/** Pending entries by due time, ties by id bytes: the order of a Redis sorted set. */
-function pendingInOrder(state: MemorySlot): MemoryEntry[] {
-  return [...state.entries.values()].filter((entry) => entry.state === 'pending').sort((a, b) => a.dueAt - b.dueAt || compareIds(a.id, b.id));
-}
-
-/** An entry's score in the Redis set of its state. */
-function scoreOf(entry: MemoryEntry): number {
-  return entry.state === 'firing' ? entry.leaseExpiresAt : entry.dueAt;
-}
-
-/** Dead entries by time of death, ties by id bytes. */
-function deadInOrder(state: MemorySlot): MemoryEntry[] {
-  return [...state.entries.values()].filter((entry) => entry.state === 'dead').sort((a, b) => a.dueAt - b.dueAt || compareIds(a.id, b.id));
-}
-
-/** Compares ids by their UTF-8 bytes, as Redis orders members of equal score. */
-function compareIds(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

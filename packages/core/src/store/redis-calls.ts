@@ -1,0 +1,183 @@
+import type { TimeoutLogger } from '../types.js';
+import { registerScripts, type ScriptName } from '../commands/index.js';
+import { closeConnection, isCluster, isReplicated, type OpenedConnection, type RedisClient } from './redis-connection.js';
+import { RedisUnavailableError } from './redis-unavailable.error.js';
+import { redisStoreMessages } from './redis-store.messages.js';
+import { CallDeadlines } from './call-deadlines.js';
+import { StoreClosedError } from './store-closed.error.js';
+import { failoverReply, retryDuringFailover } from './failover.js';
+import { routingError, type ScriptArg } from './redis-replies.js';
+
+type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
+
+/**
+ * How the Redis store's calls reach Redis, and what their failures become:
+ * - `interactive` calls (schedule, cancel, get, stats, dead letters, ping) get a deadline of
+ *   `commandTimeoutMs` and fail with `RedisUnavailableError` while Redis is down or stalled;
+ * - `run` sends a Lua script, again within the budget while a failover refuses it (MOVED,
+ *   READONLY, ...), and maps a failover symptom to `RedisUnavailableError` with `failover` set;
+ *   worker calls use it alone and wait for the connection to come back.
+ *
+ * It also watches the connection the store opened (one warning per outage) and closes it.
+ */
+export class RedisCalls {
+  /** The connection in use (given or opened). */
+  readonly client: RedisClient;
+  /** Whether the store opened the connection (and so closes it). */
+  private readonly owned: boolean;
+  /** Cluster or Sentinel: a lost node is replaced by a failover rather than an outage. */
+  private readonly replicated: boolean;
+  private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
+  private readonly deadlines: CallDeadlines;
+  private readyWait: Promise<void> | undefined;
+  private outageReported = false;
+  /** Last error of an owned connection while it is not ready (e.g. a TLS or AUTH failure), for error messages. */
+  private lastConnectionError: string | undefined;
+  private closedFlag = false;
+
+  constructor(
+    opened: OpenedConnection,
+    private readonly commandTimeoutMs: number,
+    logger: TimeoutLogger | null,
+  ) {
+    this.client = opened.client;
+    this.owned = opened.owned;
+    this.replicated = isReplicated(this.client);
+    this.deadlines = new CallDeadlines(commandTimeoutMs);
+    // Errors reach callers through the calls that hit them; the listener only keeps ioredis from
+    // printing every reconnect attempt, and tells the logger once per outage.
+    if (this.owned) {
+      this.client.on('error', (error: Error) => {
+        this.lastConnectionError = error.message;
+        if (this.outageReported) return;
+        this.outageReported = true;
+        logger?.warn(redisStoreMessages.connectionLost(error.message));
+      });
+      this.client.on('ready', () => {
+        this.outageReported = false;
+        this.lastConnectionError = undefined;
+      });
+    }
+    for (const script of registerScripts(this.client).values()) {
+      this.commands.set(script.name, { command: script.command, numberOfKeys: script.numberOfKeys });
+    }
+  }
+
+  /** True once `close` was called: every call fails with `StoreClosedError`. */
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Throws `StoreClosedError` once the store was closed. */
+  assertOpen(): void {
+    if (this.closedFlag) throw new StoreClosedError(redisStoreMessages.closed());
+  }
+
+  /** Runs the script `name`; during a failover within the call's budget (see the class). */
+  async run(name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
+    this.assertOpen();
+    const { command, numberOfKeys } = this.commands.get(name)!;
+    if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
+    const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
+    // During a failover (MOVED, CLUSTERDOWN, READONLY...) the script was refused, not run: send it
+    // again within the call's budget while the client learns the new topology (store/failover.ts).
+    return retryDuringFailover(() => call(...keys, ...args), { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(
+      (error: unknown) => {
+        throw routingError(error) ?? this.asFailover(name, error) ?? error;
+      },
+    );
+  }
+
+  /** Runs the script `name` as the interactive call `operation`: with its deadline (see `interactive`). */
+  script(operation: string, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
+    return this.interactive(operation, () => this.run(name, keys, args));
+  }
+
+  /**
+   * Runs an interactive call with a deadline: waits (within the deadline) for a connection that is
+   * not ready, so nothing sits in ioredis' offline queue, then races the reply against what is left.
+   */
+  async interactive<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const expired = (cause?: string) =>
+      new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation);
+    try {
+      const status = this.client.status;
+      if (status !== 'ready') {
+        // Not yet connected (connections open on first use): connect now rather than let the call
+        // wait in ioredis' offline queue, where it would outlive its deadline and run later.
+        if (status === 'wait') this.client.connect().catch(() => undefined);
+        await this.waitReady(() =>
+          expired(this.lastConnectionError ? `connection ${status}: ${this.lastConnectionError}` : `connection ${status}`),
+        );
+      }
+      return await this.deadlines.run(call(), expired);
+    } catch (error) {
+      if (error instanceof RedisUnavailableError && error.operation !== operation) {
+        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, errorText(error.cause)), operation, error);
+      }
+      if (error instanceof RedisUnavailableError || !isConnectionError(error)) throw error;
+      throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
+        cause: error,
+        failover: this.isFailoverSymptom(error),
+      });
+    }
+  }
+
+  /**
+   * Fails every later call, and closes the connection when the store opened it (never one it was
+   * given): a clean QUIT only when Redis answers within `quitWithinMs`.
+   */
+  async close(quitWithinMs: number): Promise<void> {
+    this.closedFlag = true;
+    if (this.owned) await closeConnection(this.client, quitWithinMs);
+  }
+
+  /** One shared wait for the connection to become ready, so thousands of calls add one listener. */
+  private waitReady(onTimeout: () => Error): Promise<void> {
+    this.readyWait ??= new Promise<void>((resolve) => {
+      this.client.once('ready', () => {
+        this.readyWait = undefined;
+        resolve();
+      });
+    });
+    return this.deadlines.run(this.readyWait, onTimeout);
+  }
+
+  /**
+   * Whether `error` is what a failover looks like: a refusal (MOVED, CLUSTERDOWN, READONLY, ...),
+   * or, on a Cluster or Sentinel connection (where another node takes over), a lost connection.
+   */
+  private isFailoverSymptom(error: unknown): boolean {
+    return failoverReply(error) !== undefined || (this.replicated && isConnectionError(error));
+  }
+
+  /** A worker call's failover symptom as a `RedisUnavailableError` with `failover` set (the engine reports it as a warning). */
+  private asFailover(script: string, error: unknown): RedisUnavailableError | undefined {
+    if (error instanceof RedisUnavailableError || !this.isFailoverSymptom(error)) return undefined;
+    return new RedisUnavailableError(redisStoreMessages.unavailable(script, this.commandTimeoutMs, (error as Error).message), script, {
+      cause: error,
+      failover: true,
+    });
+  }
+
+  /** After a failover reply: a cluster client refreshes its slot map (ioredis runs one refresh at a time). */
+  private learnTopology(): void {
+    if (isCluster(this.client)) this.client.refreshSlotsCache();
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    failoverReply(error) !== undefined ||
+    /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache|None of startup nodes is available/i.test(
+      error.message,
+    )
+  );
+}

@@ -1,0 +1,93 @@
+import type { RedisCalls } from './redis-calls.js';
+import type { TimeoutKeys } from './timeout-keys.js';
+import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry } from './timeout-store.js';
+import { count, tuple, unexpected } from './redis-replies.js';
+
+/** Most dead letters one replay / purge script call moves; larger requests loop. */
+const DEAD_BATCH = 500;
+
+/**
+ * The Redis store's calls for an operator's tools (the admin page, the CLI, health checks): a
+ * slot's counts, listings of its pending timeouts and dead letters, replay and purge of dead
+ * letters. Interactive calls with a deadline; a replay or purge of a whole slot loops until a call
+ * moves less than a batch. The method docs are on `TimeoutStore`.
+ */
+export class RedisOperatorCalls {
+  constructor(
+    private readonly keys: TimeoutKeys,
+    private readonly calls: RedisCalls,
+  ) {}
+
+  async stats(slot: SlotRef): Promise<SlotStats> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.calls.script('stats', 'stats', [keys.due, keys.lease, keys.dead], []);
+    const [pending, firing, dead, oldest, now] = tuple(reply, 'stats', 5);
+    return {
+      pending: Number(pending),
+      firing: Number(firing),
+      dead: Number(dead),
+      oldestOverdueDueAt: oldest === null ? null : Number(oldest),
+      now: Number(now),
+    };
+  }
+
+  async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
+    if (limit <= 0) return [];
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.calls.script('listPending', 'pendingList', [keys.due], [Math.max(0, offset), limit]);
+    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
+    const entries: StoredPendingEntry[] = [];
+    for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
+    return entries;
+  }
+
+  async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
+    if (limit <= 0) return [];
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.calls.script('listDead', 'deadList', [keys.dead, ...keys.buckets], [Math.max(0, offset), limit]);
+    if (!Array.isArray(reply) || reply.length % 6 !== 0) throw unexpected('deadList', reply);
+    const letters: StoredDeadLetter[] = [];
+    for (let i = 0; i < reply.length; i += 6) {
+      letters.push({
+        id: String(reply[i]),
+        deadAt: Number(reply[i + 1]),
+        scheduledAt: Number(reply[i + 2]),
+        attempts: Number(reply[i + 3]),
+        lastError: String(reply[i + 4]),
+        payload: String(reply[i + 5]),
+      });
+    }
+    return letters;
+  }
+
+  async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const scriptKeys = [keys.due, keys.dead, keys.layout, ...keys.buckets];
+    const replayBatch = (batch: readonly string[]) =>
+      this.calls
+        .script('replayDead', 'deadReplay', scriptKeys, [this.keys.wakeChannel(slot.topic), slot.slot, DEAD_BATCH, slot.slots ?? 0, ...batch])
+        .then((reply) => count(reply, 'deadReplay'));
+    return this.inBatches(ids, replayBatch);
+  }
+
+  async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const scriptKeys = [keys.dead, keys.layout, ...keys.buckets];
+    const purgeBatch = (batch: readonly string[]) =>
+      this.calls.script('purgeDead', 'deadPurge', scriptKeys, [DEAD_BATCH, slot.slots ?? 0, ...batch]).then((reply) => count(reply, 'deadPurge'));
+    return this.inBatches(ids, purgeBatch);
+  }
+
+  private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {
+    let total = 0;
+    if (ids === undefined) {
+      for (;;) {
+        const moved = await runBatch([]);
+        total += moved;
+        if (moved < DEAD_BATCH) return total;
+      }
+    }
+    for (let start = 0; start < ids.length; start += DEAD_BATCH) total += await runBatch(ids.slice(start, start + DEAD_BATCH));
+    return total;
+  }
+}
