@@ -33,6 +33,8 @@ interface FailoverTimes {
   promotedAt: number;
   /** Replication bytes dropped with the kill (lagging replicas only). */
   droppedBytes?: number;
+  /** How the other replicas resynchronised with the new primary, asked at the end of the round. */
+  resyncs?: () => Promise<string>;
 }
 
 /** Options of `failoverRun`. */
@@ -110,6 +112,7 @@ async function failoverRun(
   const failures: string[] = [];
   const times: FailoverTimes[] = [];
   const firingResumed: (number | undefined)[] = [];
+  const resyncs: string[] = [];
   let running = true;
   await timeouts.start();
   const loop = (async () => {
@@ -147,7 +150,12 @@ async function failoverRun(
         firingResumed.push(undefined);
         failures.push(`firing did not resume within 30 s of promotion ${round + 1}`);
       }
+      // With the durability option, schedules are confirmed again only once a replica follows the new primary.
+      if (!(await pollUntil(() => tally.firstAckAfter(round_.killedAt) !== undefined, 30_000, 20))) {
+        failures.push(`no schedule made after kill ${round + 1} was acknowledged within 30 s of the promotion`);
+      }
       await sleep(1_000);
+      if (round_.resyncs) resyncs.push(await round_.resyncs().catch((error: unknown) => `unknown (${String(error)})`));
     }
   } finally {
     running = false;
@@ -195,6 +203,7 @@ async function failoverRun(
     notes: [
       `promoted ${times.map(({ killedAt, promotedAt }) => ms(promotedAt - killedAt)).join(', ')} after the kill(s)${dropped.length > 0 ? `; replication bytes dropped with the kill: ${dropped.join(', ')}` : ''}`,
       `after the promotion(s), scheduling resumed ${schedulingResumed.map(ms).join(', ')}, firing resumed ${firingResumed.map(ms).join(', ')} (timeouts due 300 ms after scheduling)`,
+      ...(resyncs.length > 0 ? [`replicas' resyncs with the new primary: ${resyncs.join('; ')}`] : []),
       `rejections: ${tally.unavailable} RedisUnavailableError, ${tally.unconfirmed} DurabilityUnconfirmedError, ${tally.wrong.length} other`,
       `engine events: ${tally.warningEvents} warning, ${tally.errorEvents} error`,
       `${lost} of ${tally.acknowledged.size} acknowledged schedules never fired${durability ? '' : ' (no durability option)'}`,
@@ -255,7 +264,12 @@ async function killAndPromote(group: RedisSentinelGroup): Promise<FailoverTimes>
   const killedAt = performance.now();
   const { server, droppedBytes } = await group.killPrimary();
   await group.waitForPromotion(server.port);
-  return { killedAt, promotedAt: performance.now(), ...(group.proxies.length > 0 ? { droppedBytes } : {}) };
+  const resyncs = async () => {
+    const stats = await (await group.primary()).client().info('stats');
+    const field = (name: string) => new RegExp(`^${name}:(\\d+)`, 'm').exec(stats)?.[1] ?? '?';
+    return `${field('sync_full')} full, ${field('sync_partial_ok')} partial`;
+  };
+  return { killedAt, promotedAt: performance.now(), resyncs, ...(group.proxies.length > 0 ? { droppedBytes } : {}) };
 }
 
 const SENTINEL_GROUP = { replicas: 2, sentinels: 3, downAfterMs: 500, failoverTimeoutMs: 2_000 } as const;
