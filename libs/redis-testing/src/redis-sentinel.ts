@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
 import { redisSentinelCommand } from './binary.js';
 import { freePort } from './free-port.js';
+import { LaggingProxy } from './lagging-proxy.js';
 import { RedisServer } from './redis-server.js';
 import { TestClients } from './test-clients.js';
 
@@ -25,6 +26,15 @@ export interface RedisSentinelGroupOptions {
   appendonly?: boolean;
   /** More `redis-server` arguments for the data servers (primary and replicas). */
   args?: string[];
+  /**
+   * Replication lag: the first primary is reached through a `LaggingProxy` (the sentinels, the
+   * clients and the replicas all name its port) that holds the primary's replication stream to the
+   * chosen replicas `delayMs`, so they run that far behind; `killPrimary` drops what it holds.
+   * `replicas`: `'all'` (default) or the indexes (0-based, in start order) of the lagging
+   * replicas. After a failover the new primary is reached directly: the lag lasts until the first
+   * failover.
+   */
+  lag?: { delayMs: number; replicas?: 'all' | number[] };
 }
 
 const liveSentinels = new Set<ChildProcess>();
@@ -163,6 +173,8 @@ export class RedisSentinelGroup {
     readonly servers: RedisServer[],
     /** The sentinel processes. */
     readonly sentinelProcesses: SentinelProcess[],
+    /** The lagging proxy in front of the first primary (option `lag`), else none. */
+    readonly proxies: LaggingProxy[] = [],
   ) {}
 
   /** Starts the servers and sentinels; resolves once the replicas are in sync and every sentinel sees them all. */
@@ -173,29 +185,52 @@ export class RedisSentinelGroup {
     if (!Number.isInteger(replicas) || replicas < 0) throw new Error(`replicas must be 0 or more, got ${replicas}.`);
     if (!Number.isInteger(sentinels) || sentinels < 1) throw new Error(`sentinels must be 1 or more, got ${sentinels}.`);
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) throw new Error(`Invalid master name "${name}": use letters, digits, ".", "_" or "-".`);
+    const lag = options.lag;
+    if (lag && (!Number.isFinite(lag.delayMs) || lag.delayMs < 0)) throw new Error(`lag.delayMs must be 0 or more, got ${lag.delayMs}.`);
     const servers: RedisServer[] = [];
     const processes: SentinelProcess[] = [];
+    const proxies: LaggingProxy[] = [];
     try {
       const serverArgs = options.args ?? [];
       const primary = await RedisServer.start({ appendonly: options.appendonly, args: serverArgs });
       servers.push(primary);
+      // With lag, a proxy stands for the primary towards everyone: replicas, sentinels and clients
+      // name its port, and only the chosen replicas' links through it are delayed. (A proxy on the
+      // replicas' links alone does not last: Sentinel points a replica whose primary address differs
+      // from the one it monitors back at the real one, failover-timeout after it sees it.) A replica
+      // still announces its own port (REPLCONF listening-port), so the sentinels find it at its real
+      // address in the primary's INFO and promote it there, without the proxy.
+      let front: { host: string; port: number } = primary;
+      if (lag) {
+        const chosen = lag.replicas === undefined || lag.replicas === 'all' ? undefined : lag.replicas;
+        const proxy = await LaggingProxy.start(primary, {
+          delayMs: lag.delayMs,
+          lagging: chosen ? (port) => chosen.some((index) => servers[index + 1]?.port === port) : 'replicas',
+        });
+        proxies.push(proxy);
+        front = proxy;
+      }
       for (let i = 0; i < replicas; i++) {
         servers.push(
           await RedisServer.start({
             appendonly: options.appendonly,
-            args: ['--replicaof', primary.host, String(primary.port), '--replica-priority', String(100 + i), ...serverArgs],
+            args: ['--replicaof', front.host, String(front.port), '--replica-priority', String(100 + i), ...serverArgs],
           }),
         );
       }
       const quorum = Math.floor(sentinels / 2) + 1;
       for (let i = 0; i < sentinels; i++) {
-        processes.push(await SentinelProcess.start(name, primary.port, quorum, options.downAfterMs ?? 1_000, options.failoverTimeoutMs ?? 5_000));
+        processes.push(await SentinelProcess.start(name, front.port, quorum, options.downAfterMs ?? 1_000, options.failoverTimeoutMs ?? 5_000));
       }
-      const group = new RedisSentinelGroup(name, servers, processes);
+      const group = new RedisSentinelGroup(name, servers, processes, proxies);
       await group.waitUntilReady(replicas, sentinels);
       return group;
     } catch (error) {
-      await Promise.all([...servers.map((server) => server.stop()), ...processes.map((sentinel) => sentinel.stop())]);
+      await Promise.all([
+        ...servers.map((server) => server.stop()),
+        ...processes.map((sentinel) => sentinel.stop()),
+        ...proxies.map((proxy) => proxy.close()),
+      ]);
       throw error;
     }
   }
@@ -251,6 +286,20 @@ export class RedisSentinelGroup {
     }
   }
 
+  /**
+   * SIGKILLs the current primary. The lagging proxy in front of it (option `lag`) first drops
+   * every byte it holds and closes every link through it, in the same turn of the event loop as
+   * the kill: the replicas lose the primary's last `delayMs` of writes, as when its machine dies
+   * with that much replication in flight. Returns the killed server and the replication bytes dropped.
+   */
+  async killPrimary(): Promise<{ server: RedisServer; droppedBytes: number }> {
+    const server = await this.primary();
+    let droppedBytes = 0;
+    for (const proxy of this.proxies) if (proxy.target.port === server.port) droppedBytes += proxy.cut();
+    await server.kill();
+    return { server, droppedBytes };
+  }
+
   /** A new ioredis client of the current primary through the sentinels; `stop` closes it. */
   client(options: RedisOptions = {}): Redis {
     return this.clients.open({ ...this.connectionOptions(), ...options });
@@ -261,6 +310,7 @@ export class RedisSentinelGroup {
     this.clients.disconnectAll();
     await Promise.all(this.sentinelProcesses.map((sentinel) => sentinel.stop()));
     await Promise.all(this.servers.map((server) => server.stop()));
+    await Promise.all(this.proxies.map((proxy) => proxy.close()));
   }
 
   private probe(port: number): Redis {
@@ -269,7 +319,7 @@ export class RedisSentinelGroup {
     return probe;
   }
 
-  /** Port of the primary as the first answering sentinel names it. */
+  /** Port of the primary as the first answering sentinel names it (the server's own port, not its proxy's). */
   private async primaryPort(): Promise<number> {
     let lastError: unknown = new Error('No sentinel is running.');
     for (const sentinel of this.sentinelProcesses.filter((candidate) => candidate.running)) {
@@ -277,7 +327,10 @@ export class RedisSentinelGroup {
       try {
         await probe.connect();
         const reply = (await probe.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.name)) as [string, string] | null;
-        if (reply) return Number(reply[1]);
+        if (reply) {
+          const port = Number(reply[1]);
+          return this.proxies.find((proxy) => proxy.port === port)?.target.port ?? port;
+        }
       } catch (error) {
         lastError = error;
       } finally {

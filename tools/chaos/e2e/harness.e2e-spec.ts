@@ -57,6 +57,32 @@ describe('effects records on a real Redis', () => {
     expect(await admin.keys(`${prefix}:*`)).toEqual([]);
   });
 
+  it('counts a rerun after an accepted ack even when the rerun is acknowledged too (an ack lost in a failover)', async () => {
+    const prefix = uniquePrefix();
+    const recorder = new EffectsRecorder(server.url, prefix);
+    const reader = new EffectsReader(admin, prefix);
+    try {
+      await recorder.begin('a', 5, 1, true, false);
+      expect(await recorder.effect('a', 5)).toBe(1);
+      await recorder.acked('a', 5);
+      // The accepted ack never reached the promoted replica: the timeout runs again and is acked again.
+      await recorder.begin('a', 9, 2, true, false);
+      expect(await recorder.effect('a', 9)).toBe(2);
+      await recorder.acked('a', 9);
+      // A claim lost before its ack: run again, acked once; not a rerun after an accepted ack.
+      await recorder.begin('b', 3, 1, true, false);
+      expect(await recorder.effect('b', 3)).toBe(1);
+      await recorder.begin('b', 6, 1, true, false);
+      expect(await recorder.effect('b', 6)).toBe(2);
+      await recorder.acked('b', 6);
+      const figures = tally(new Map([['a', 0], ['b', 0]]), await reader.snapshot());
+      expect(figures).toMatchObject({ rerunAfterAck: 1, appliedTwice: 0, duplicateEffects: 1, duplicateDeliveries: 2 });
+    } finally {
+      await reader.clear();
+      await recorder.close();
+    }
+  });
+
   it('logs the runs and failures of a traced id and reads the heal flag', async () => {
     const prefix = uniquePrefix();
     const recorder = new EffectsRecorder(server.url, prefix);

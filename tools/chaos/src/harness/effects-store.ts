@@ -46,10 +46,14 @@ redis.call('HSET', KEYS[3], id, now)
 return 1
 `;
 
-/** Keeps the greatest acknowledged token of an id. KEYS: ackedToken. ARGV: id, token. */
+/**
+ * Keeps the first (smallest) acknowledged token of an id: any later run whose effect write passes
+ * the fence is a rerun after an accepted ack, even when that rerun is acknowledged in turn (an ack
+ * lost in a failover). KEYS: ackedToken. ARGV: id, token.
+ */
 const ACKED_SCRIPT = `
-local best = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
-if tonumber(ARGV[2]) > best then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+local first = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
+if first < 0 or tonumber(ARGV[2]) < first then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 return 1
 `;
 

@@ -48,11 +48,12 @@ describe('tally', () => {
     );
     expect(figures.duplicateDeliveries).toBe(3);
     expect(figures.duplicateEffects).toBe(1);
+    expect(figures).toMatchObject({ rerunAfterAck: 1, appliedTwice: 0 });
     expect(figures.absorbedRepeats).toBe(3);
   });
 
   it('counts an effect applied twice as a duplicate effect', () => {
-    expect(tally(new Map([['a', 0]]), snapshot({ effectAt: { a: 1 }, applied: { a: 2 } })).duplicateEffects).toBe(1);
+    expect(tally(new Map([['a', 0]]), snapshot({ effectAt: { a: 1 }, applied: { a: 2 } }))).toMatchObject({ duplicateEffects: 1, appliedTwice: 1, rerunAfterAck: 0 });
   });
 
   it('counts ids whose first run came on a later attempt as recovered orphans', () => {

@@ -11,6 +11,14 @@ export interface Figures {
    * effect again (with a token passing the fence) after the library had accepted an ack for it.
    */
   duplicateEffects: number;
+  /** Ids whose effect was applied more than once (the first part of `duplicateEffects`). */
+  appliedTwice: number;
+  /**
+   * Ids run again with a token passing the fence after the library had accepted an ack for them
+   * (the second part of `duplicateEffects`): the idempotent write absorbed the run, a handler
+   * guarded by the fence alone would have made its effect twice.
+   */
+  rerunAfterAck: number;
   /** Handler runs beyond the first of an id, not counting runs that failed on purpose. */
   duplicateDeliveries: number;
   /** Greatest effect time minus due time (ms), over ids with an effect; 0 when none. */
@@ -49,18 +57,21 @@ export function tally(expected: ReadonlyMap<string, number>, snapshot: EffectsSn
     const first = snapshot.firstDelivery.get(id);
     if (first !== undefined && first < dueAt) earlyFires += 1;
   }
-  let duplicateEffects = 0;
-  for (const count of snapshot.applied.values()) duplicateEffects += Math.max(0, count - 1);
+  let appliedTwice = 0;
+  for (const count of snapshot.applied.values()) appliedTwice += Math.max(0, count - 1);
+  let rerunAfterAck = 0;
   for (const [id, acked] of snapshot.ackedToken) {
     const latest = snapshot.maxEffectToken.get(id);
-    if (latest !== undefined && latest > acked) duplicateEffects += 1;
+    if (latest !== undefined && latest > acked) rerunAfterAck += 1;
   }
   let duplicateDeliveries = 0;
   for (const count of snapshot.deliveries.values()) duplicateDeliveries += Math.max(0, count - 1);
   return {
     scheduled: expected.size,
     lost,
-    duplicateEffects,
+    duplicateEffects: appliedTwice + rerunAfterAck,
+    appliedTwice,
+    rerunAfterAck,
     duplicateDeliveries,
     maxLatenessMs,
     earlyFires,

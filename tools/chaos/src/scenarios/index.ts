@@ -7,7 +7,7 @@ import { baseline, clockSkew, rollingRestart, workerPause, workerSigkill } from 
 import { corruptEntries, crashLoop, slotMigration } from './hardening.js';
 import { storeModel } from './store-model.js';
 import { longHandlers } from './long-handlers.js';
-import { clusterFailover, clusterFailoverDurable, sentinelFailover, sentinelFailoverDurable } from './failover.js';
+import { clusterFailover, clusterFailoverDurable, sentinelFailover, sentinelFailoverDurable, sentinelFailoverLag, sentinelFailoverLagDurable } from './failover.js';
 
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
 export const ON_REQUEST: readonly Scenario[] = [storeModel];
@@ -34,4 +34,6 @@ export const SCENARIOS: readonly Scenario[] = [
   clusterFailoverDurable,
   sentinelFailover,
   sentinelFailoverDurable,
+  sentinelFailoverLag,
+  sentinelFailoverLagDurable,
 ];
