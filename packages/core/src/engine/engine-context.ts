@@ -22,3 +22,31 @@ export interface EngineContext {
   /** False once the store was closed: pending retries give up. */
   readonly storeOpen: boolean;
 }
+
+/** What `engineContext` builds the context from. */
+export interface EngineContextParts extends Pick<EngineContext, 'events' | 'logger' | 'clock' | 'interceptors' | 'layouts' | 'sweepIntervalMs'> {
+  /** The engine's store, read anew on every use (it is replaced after a failed start). */
+  readonly session: { readonly store: TimeoutStore };
+  /** Where store failures and recoveries are reported. */
+  readonly outage: { failed(error: unknown, operation: string, topic?: string): void; healthy(): void };
+  /** False once the engine closed the store. */
+  storeOpen(): boolean;
+}
+
+/** The context the engine's parts share. Calls cut off by closing the store at shutdown fail as expected: not an outage. */
+export function engineContext(parts: EngineContextParts): EngineContext {
+  const { session, outage, storeOpen, ...shared } = parts;
+  return {
+    ...shared,
+    get store() {
+      return session.store;
+    },
+    get storeOpen() {
+      return storeOpen();
+    },
+    reportError: (error, operation, topic) => {
+      if (storeOpen()) outage.failed(error, operation, topic);
+    },
+    reportHealthy: () => outage.healthy(),
+  };
+}

@@ -1,0 +1,183 @@
+import type { SlotRef } from '../store/timeout-store.js';
+import type { DeadLetter, TimeoutInfo, TopicSlotStats, TopicStats } from '../types.js';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { errorMessages } from '../errors/errors.messages.js';
+import { integerIn } from '../validation/options.js';
+import { parseStoredPayload } from '../validation/safe-json.js';
+import { assertTimeoutId } from '../validation/timeout-id.js';
+import { splitCarried } from './carried-context.js';
+import type { EngineContext } from './engine-context.js';
+import { isRoutingError } from './topic-layouts.js';
+
+/** Largest page `listDead` and `listPending` return, and deepest they page (offset + limit). */
+const MAX_PAGE = 1_000;
+const MAX_PAGE_DEPTH = 10_000;
+
+/** A listing's page: `offset` and `limit` as `listDead` and `listPending` take them. */
+export interface PageOptions {
+  offset?: number;
+  limit?: number;
+}
+
+/**
+ * The engine's reads and its dead-letter operations: `get`, `stats`, `slotStats`, `listPending`,
+ * `listDead`, `replayDead`, `purgeDead`. The engine checks that it is usable and that the topic
+ * exists, then hands the call here. A topic's slots are read side by side and merged; a stored
+ * payload that is not JSON (edited by hand) reads as null.
+ */
+export class TopicListings {
+  constructor(
+    private readonly context: EngineContext,
+    /** Resolves once the store knows the topics (the engine's lazy init). */
+    private readonly initialised: () => Promise<void>,
+  ) {}
+
+  /** `DurableTimeouts.get`, for a known topic. */
+  async get(topic: string, id: string): Promise<TimeoutInfo<unknown> | null> {
+    assertTimeoutId(id);
+    await this.initialised();
+    const { layouts } = this.context;
+    await layouts.ready(topic, false);
+    const stored = await layouts.onId(topic, id, (ref) => this.context.store.get(ref, id));
+    if (stored === null) return null;
+    const info: TimeoutInfo<unknown> = {
+      topic,
+      id,
+      state: stored.state,
+      dueAt: stored.dueAt,
+      scheduledAt: stored.scheduledAt,
+      attempt: stored.attempt,
+      payload: readPayload(stored.payload),
+    };
+    if (stored.leaseExpiresAt !== undefined) info.leaseExpiresAt = stored.leaseExpiresAt;
+    if (stored.lastError !== undefined) info.lastError = stored.lastError;
+    return info;
+  }
+
+  /** `DurableTimeouts.stats`, for a known topic. */
+  async stats(topic: string): Promise<TopicStats> {
+    await this.initialised();
+    const { layouts, store } = this.context;
+    const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => store.stats(ref)));
+    const totals: TopicStats = { topic, pending: 0, firing: 0, dead: 0, oldestOverdueMs: 0 };
+    for (const slot of slots) {
+      totals.pending += slot.pending;
+      totals.firing += slot.firing;
+      totals.dead += slot.dead;
+      if (slot.oldestOverdueDueAt !== null) totals.oldestOverdueMs = Math.max(totals.oldestOverdueMs, slot.now - slot.oldestOverdueDueAt);
+    }
+    return totals;
+  }
+
+  /** `DurableTimeouts.slotStats`, for a known topic. */
+  async slotStats(topic: string): Promise<TopicSlotStats[]> {
+    await this.initialised();
+    const { layouts, store } = this.context;
+    const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => store.stats(ref)));
+    return slots.map((stats, slot) => ({
+      slot,
+      pending: stats.pending,
+      firing: stats.firing,
+      dead: stats.dead,
+      oldestOverdueMs: stats.oldestOverdueDueAt === null ? 0 : Math.max(0, stats.now - stats.oldestOverdueDueAt),
+    }));
+  }
+
+  /** `DurableTimeouts.listPending`, for a known topic. */
+  async listPending(topic: string, options: PageOptions): Promise<TimeoutInfo<unknown>[]> {
+    const { offset, limit } = pageOf('listPending', options);
+    await this.initialised();
+    const { layouts, store } = this.context;
+    // Every slot is sorted by due time; the first offset + limit of each are enough to merge.
+    const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => store.listPending(ref, 0, offset + limit)));
+    const page = mergedPage(perSlot, (entry) => entry.dueAt, offset, limit);
+    const found = await Promise.all(page.map((entry) => this.get(topic, entry.id)));
+    return found.filter((info): info is TimeoutInfo<unknown> => info !== null && info.state !== 'dead');
+  }
+
+  /** `DurableTimeouts.listDead`, for a known topic. */
+  async listDead(topic: string, options: PageOptions): Promise<DeadLetter<unknown>[]> {
+    const { offset, limit } = pageOf('listDead', options);
+    await this.initialised();
+    const { layouts, store } = this.context;
+    // Every slot is sorted by time of death; the first offset + limit of each are enough to merge.
+    const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => store.listDead(ref, 0, offset + limit)));
+    return mergedPage(perSlot, (letter) => letter.deadAt, offset, limit).map((letter) => ({
+      topic,
+      id: letter.id,
+      payload: readPayload(letter.payload),
+      attempts: letter.attempts,
+      lastError: letter.lastError,
+      deadAt: letter.deadAt,
+      scheduledAt: letter.scheduledAt,
+    }));
+  }
+
+  /** `DurableTimeouts.replayDead`, for a known topic. */
+  replayDead(topic: string, ids: readonly string[] | undefined): Promise<number> {
+    return this.onDeadLetters(topic, ids, (ref, slotIds) => this.context.store.replayDead(ref, slotIds));
+  }
+
+  /** `DurableTimeouts.purgeDead`, for a known topic. */
+  purgeDead(topic: string, ids: readonly string[] | undefined): Promise<number> {
+    return this.onDeadLetters(topic, ids, (ref, slotIds) => this.context.store.purgeDead(ref, slotIds));
+  }
+
+  /** Runs a dead-letter action on every slot (no `ids`), or on the slots of the given ids, following slot moves. */
+  private async onDeadLetters(
+    topic: string,
+    ids: readonly string[] | undefined,
+    action: (ref: SlotRef, ids?: readonly string[]) => Promise<number>,
+  ): Promise<number> {
+    if (ids !== undefined && !Array.isArray(ids)) {
+      throw new InvalidOptionsError(errorMessages.invalidOption('ids', ids, 'use an array of timeout ids, or omit it for all'));
+    }
+    ids?.forEach((id) => assertTimeoutId(id));
+    await this.initialised();
+    const { layouts } = this.context;
+    if (ids === undefined) return sum(await Promise.all(layouts.slotRefs(topic).map((ref) => layouts.onSlot(topic, () => action(ref)))));
+    const byRoute = new Map<SlotRef, string[]>();
+    for (const id of new Set(ids)) {
+      const ref = layouts.route(topic, id);
+      const group = byRoute.get(ref);
+      if (group) group.push(id);
+      else byRoute.set(ref, [id]);
+    }
+    const counts = [...byRoute].map(([ref, slotIds]) =>
+      action(ref, slotIds).catch((error: unknown) => {
+        if (!isRoutingError(error)) throw error;
+        // The slot moved or is moving (a slot migration): each id goes where it lives now.
+        return Promise.all(slotIds.map((id) => layouts.onId(topic, id, (routed) => action(routed, [id])))).then(sum);
+      }),
+    );
+    return sum(await Promise.all(counts));
+  }
+}
+
+/** A stored payload as the handler sees it (carried text left out); text that is not JSON (edited by hand) reads as null. */
+function readPayload(text: string): unknown {
+  const parsed = parseStoredPayload(splitCarried(text).payload);
+  return parsed.ok ? parsed.value : null;
+}
+
+/** Validates the `offset` and `limit` of a listing (`listDead`, `listPending`). */
+function pageOf(operation: string, options: PageOptions): { offset: number; limit: number } {
+  const offset = integerIn(`${operation} offset`, options.offset, 0, 0, MAX_PAGE_DEPTH);
+  const limit = integerIn(`${operation} limit`, options.limit, 100, 1, MAX_PAGE);
+  if (offset + limit > MAX_PAGE_DEPTH) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${operation} offset + limit`, offset + limit, `use at most ${MAX_PAGE_DEPTH}`));
+  }
+  return { offset, limit };
+}
+
+/** One page of the slots' lists merged by time, ties by id (each list is sorted that way already). */
+function mergedPage<T extends { id: string }>(perSlot: readonly T[][], timeOf: (entry: T) => number, offset: number, limit: number): T[] {
+  return perSlot
+    .flat()
+    .sort((a, b) => timeOf(a) - timeOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(offset, offset + limit);
+}
+
+function sum(counts: readonly number[]): number {
+  return counts.reduce((total, count) => total + count, 0);
+}
