@@ -97,8 +97,7 @@ export class DurableTimeouts<TTopics = any> {
 
   /** Registers the handler of a topic (one per topic per instance). Call before `start`; later works too. */
   handle<K extends TopicName<TTopics>>(topic: K, handler: TimeoutHandler<TopicPayload<TTopics, K>>): this {
-    this.assertUsable('handle');
-    const topicOptions = this.topicOptions(topic);
+    const topicOptions = this.usableTopic('handle', topic);
     if (typeof handler !== 'function') throw new InvalidOptionsError(errorMessages.handlerNotFunction(topic, describeType(handler)));
     if (this.workers.has(topic)) throw new DuplicateHandlerError(errorMessages.duplicateHandler(topic));
     const worker = this.workers.add(topic, topicOptions, handler as TimeoutHandler<unknown>);
@@ -131,8 +130,7 @@ export class DurableTimeouts<TTopics = any> {
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
   async schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: ScheduleOptions<TopicPayload<TTopics, K>>): Promise<ScheduleResult> {
-    this.assertUsable('schedule');
-    return this.scheduling.schedule(topic, this.topicOptions(topic).maxPayloadBytes, id, options);
+    return this.scheduling.schedule(topic, this.usableTopic('schedule', topic).maxPayloadBytes, id, options);
   }
 
   /**
@@ -145,8 +143,7 @@ export class DurableTimeouts<TTopics = any> {
    * exactly as for a `schedule` that timed out). Items of one slot are applied in the order given.
    */
   async scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly ScheduleManyItem<TopicPayload<TTopics, K>>[]): Promise<ScheduleManyResult[]> {
-    this.assertUsable('scheduleMany');
-    return this.scheduling.scheduleMany(topic, this.topicOptions(topic).maxPayloadBytes, items);
+    return this.scheduling.scheduleMany(topic, this.usableTopic('scheduleMany', topic).maxPayloadBytes, items);
   }
 
   /**
@@ -156,8 +153,7 @@ export class DurableTimeouts<TTopics = any> {
    * invalid id, nothing sent for it; or the slot's call failed: `RedisUnavailableError`).
    */
   async cancelMany(topic: TopicName<TTopics>, ids: readonly string[]): Promise<CancelManyResult[]> {
-    this.assertUsable('cancelMany');
-    this.topicOptions(topic);
+    this.usableTopic('cancelMany', topic);
     return this.scheduling.cancelMany(topic, ids);
   }
 
@@ -166,43 +162,37 @@ export class DurableTimeouts<TTopics = any> {
    * nothing changed, it runs to the end), `not_found`.
    */
   async cancel(topic: TopicName<TTopics>, id: string): Promise<CancelResult> {
-    this.assertUsable('cancel');
-    this.topicOptions(topic);
+    this.usableTopic('cancel', topic);
     return this.scheduling.cancel(topic, id);
   }
 
   /** Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not JSON reads as null. */
   async get<K extends TopicName<TTopics>>(topic: K, id: string): Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null> {
-    this.assertUsable('get');
-    this.topicOptions(topic);
+    this.usableTopic('get', topic);
     return this.listings.get(topic, id) as Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null>;
   }
 
   /** Counts over all slots of a topic, and the age of its oldest overdue pending timeout. */
   async stats(topic: TopicName<TTopics>): Promise<TopicStats> {
-    this.assertUsable('stats');
-    this.topicOptions(topic);
+    this.usableTopic('stats', topic);
     return this.listings.stats(topic);
   }
 
   /** Dead letters of a topic, oldest first (default the first 100; `limit` up to 1,000, `offset + limit` up to 10,000). */
   async listDead<K extends TopicName<TTopics>>(topic: K, options: PageOptions = {}): Promise<DeadLetter<TopicPayload<TTopics, K>>[]> {
-    this.assertUsable('listDead');
-    this.topicOptions(topic);
+    this.usableTopic('listDead', topic);
     return this.listings.listDead(topic, options) as Promise<DeadLetter<TopicPayload<TTopics, K>>[]>;
   }
 
   /** Puts dead letters back as due now with attempts reset (all of the topic when `ids` is omitted). Returns how many. */
   async replayDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
-    this.assertUsable('replayDead');
-    this.topicOptions(topic);
+    this.usableTopic('replayDead', topic);
     return this.listings.replayDead(topic, ids);
   }
 
   /** Deletes dead letters (all of the topic when `ids` is omitted). Returns how many. */
   async purgeDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
-    this.assertUsable('purgeDead');
-    this.topicOptions(topic);
+    this.usableTopic('purgeDead', topic);
     return this.listings.purgeDead(topic, ids);
   }
 
@@ -215,8 +205,7 @@ export class DurableTimeouts<TTopics = any> {
    * (`TopicSlotsMismatchError`). See docs/ENGINE.md, "Changing a topic's slot count".
    */
   async migrateSlots(topic: TopicName<TTopics>, slots: number, options: SlotMigrationOptions = {}): Promise<SlotMigrationReport> {
-    this.assertUsable('migrateSlots');
-    this.topicOptions(topic);
+    this.usableTopic('migrateSlots', topic);
     await this.session.store.init([...this.options.topics].map(([name, topicOptions]) => ({ name, slots: topicOptions.slots })));
     const report = await migrateSlots(this.session.store, topic, slots, options);
     await this.layouts.refresh(topic);
@@ -236,17 +225,12 @@ export class DurableTimeouts<TTopics = any> {
 
   /** Liveness figures for health checks; never throws. */
   async health(): Promise<HealthSnapshot> {
-    let redisLatencyMs: number | null = null;
-    if (this.storeOpen) {
-      try {
-        redisLatencyMs = await this.session.store.ping();
-      } catch {
-        redisLatencyMs = null;
-      }
-    }
+    const ping = async () => this.session.store.ping();
+    const redisLatencyMs = this.storeOpen ? await ping().catch(() => null) : null;
     const running = this.lifecycle === 'running';
     return { redisLatencyMs, running, ...this.workers.figures(running) };
   }
+
 
   /**
    * Graceful shutdown: stops claiming, waits up to `drainMs` (default: the instance's, 10,000) for running
@@ -301,8 +285,7 @@ export class DurableTimeouts<TTopics = any> {
 
   /** Counts of every slot of a topic (index = slot number): how evenly its timeouts spread. */
   async slotStats(topic: TopicName<TTopics>): Promise<TopicSlotStats[]> {
-    this.assertUsable('slotStats');
-    this.topicOptions(topic);
+    this.usableTopic('slotStats', topic);
     return this.listings.slotStats(topic);
   }
 
@@ -313,8 +296,7 @@ export class DurableTimeouts<TTopics = any> {
    * out, one claimed meanwhile shows as `firing`.
    */
   async listPending<K extends TopicName<TTopics>>(topic: K, options: PageOptions = {}): Promise<TimeoutInfo<TopicPayload<TTopics, K>>[]> {
-    this.assertUsable('listPending');
-    this.topicOptions(topic);
+    this.usableTopic('listPending', topic);
     return this.listings.listPending(topic, options) as Promise<TimeoutInfo<TopicPayload<TTopics, K>>[]>;
   }
 
@@ -354,6 +336,12 @@ export class DurableTimeouts<TTopics = any> {
     const options = typeof topic === 'string' ? this.options.topics.get(topic) : undefined;
     if (!options) throw new UnknownTopicError(String(topic), [...this.options.topics.keys()]);
     return options;
+  }
+
+  /** The options of `topic`, for `operation`: throws `TimeoutsStoppedError` once stopping, `UnknownTopicError` for a topic not configured. */
+  private usableTopic(operation: string, topic: string): ResolvedTopicOptions {
+    this.assertUsable(operation);
+    return this.topicOptions(topic);
   }
 
   private assertUsable(operation: string): void {

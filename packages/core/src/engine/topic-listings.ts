@@ -15,7 +15,9 @@ const MAX_PAGE_DEPTH = 10_000;
 
 /** A listing's page: `offset` and `limit` as `listDead` and `listPending` take them. */
 export interface PageOptions {
+  /** How many entries to skip, from 0; `offset + limit` at most 10,000. Default 0. */
   offset?: number;
+  /** How many entries to return, 1 to 1,000. Default 100. */
   limit?: number;
 }
 
