@@ -4,6 +4,8 @@ import { RedisServer } from '@durable-timeout/redis-testing';
 import { RiderWebhookFixture } from '../src/testing/rider-webhook.fixture.js';
 import { DriverMatchTimeoutHandler } from '../src/trips/deadlines/driver-match-timeout.handler.js';
 import { DRIVER_MATCH_TOPIC, PICKUP_TOPIC } from '../src/trips/deadlines/ride-topics.js';
+import { TripDeadlines } from '../src/trips/deadlines/trip-deadlines.js';
+import { tripIdFor } from '../src/trips/trip-request-id.js';
 import type { TripView } from '../src/trips/trip.model.js';
 import { eventually, sharedConfig, startRidesApp, tripBody, type RidesAppUnderTest } from './rides-app.js';
 
@@ -100,6 +102,31 @@ describe('rides app over HTTP', () => {
         expect(await a.driver(driverId)).toEqual({ driverId, tripId: null });
       }
     }
+  });
+
+  it('answers a retried request that carries an Idempotency-Key with the same trip, and never moves its deadline (ifExists keep)', async () => {
+    const rides = await start(sharedConfig(redis.url, { DRIVER_MATCH_TIMEOUT_MS: 1_000 }));
+    const post = (key: string) => rides.http.post('/trips').set('Idempotency-Key', key).send(tripBody());
+    // A first attempt that armed the deadline and failed before it stored the trip (a crash, a lost reply).
+    const id = tripIdFor('rider-1', 'request-7');
+    const armedDueAt = await rides.app.get(TripDeadlines).armRequestedDriverMatch(id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const first = (await post('request-7').expect(201)).body as TripView;
+    expect(first).toMatchObject({ id, status: 'WAITING', matchDueAt: new Date(armedDueAt).toISOString() });
+    const retried = (await post('request-7').expect(201)).body as TripView;
+    expect(retried).toEqual(first);
+    expect(await rides.timeouts.get(DRIVER_MATCH_TOPIC, id)).toMatchObject({ state: 'pending', dueAt: armedDueAt });
+    expect(((await post('request-8').expect(201)).body as TripView).id).not.toBe(id);
+    expect((await rides.http.post('/trips').set('Idempotency-Key', 'k'.repeat(129)).send(tripBody()).expect(400)).body.message).toContain('Idempotency-Key');
+
+    const gaveUp = await eventually(() => rides.trip(id), (trip) => trip.status !== 'WAITING');
+    expect(gaveUp.status).toBe('DRIVER_NOT_FOUND');
+    expect(gaveUp.transitions.map(({ by }) => by)).toEqual(['timeout']);
+    // A retry after the search ended (its timeout acked) answers the trip as it is and arms nothing.
+    await eventually(() => rides.timeouts.get(DRIVER_MATCH_TOPIC, id), (timeout) => timeout === null);
+    expect(((await post('request-7').expect(201)).body as TripView).status).toBe('DRIVER_NOT_FOUND');
+    expect(await rides.timeouts.get(DRIVER_MATCH_TOPIC, id)).toBeNull();
   });
 
   it('gives a widened search more time: the deadline moves later, at most twice, and the trip gives up only then', async () => {

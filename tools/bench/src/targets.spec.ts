@@ -24,6 +24,12 @@ function report(engineP99Slow: number, idlePerSec: number): BenchReport {
     idle: { system: 'durable-timeout', commandsPerSec: idlePerSec, busiestWindowPerSec: idlePerSec, executedPerSec: 4, windowMs: 10_000, topics: 4, slotsPerTopic: 16 },
     clusterSpread: [],
     bullmqSingleAdd: null,
+    scheduling: [
+      { system: 'durable-timeout', method: 'schedule()', count: 20_000, perSec: 45_000, clientCpuUsPerTimeout: 12, redisCpuUsPerTimeout: 6 },
+      { system: 'durable-timeout', method: 'scheduleMany()', count: 20_000, perSec: 60_000, clientCpuUsPerTimeout: 10, redisCpuUsPerTimeout: 5 },
+      { system: 'bullmq', method: 'add()', count: 20_000, perSec: 16_000, clientCpuUsPerTimeout: 45, redisCpuUsPerTimeout: 30 },
+      { system: 'bullmq', method: 'addBulk()', count: 20_000, perSec: 14_000, clientCpuUsPerTimeout: 36, redisCpuUsPerTimeout: 29 },
+    ],
   };
 }
 
@@ -38,6 +44,8 @@ describe('evaluateTargets', () => {
       'lateness p99 @ steady 10k/s >= 10x lower than BullMQ': true,
       'burst fired/s >= 3x BullMQ (one worker process)': true,
       'schedule/s >= 4x BullMQ (worst workload)': false,
+      'scheduleMany() schedule/s >= 4x BullMQ addBulk()': true,
+      'schedule() schedule/s >= 3x BullMQ add() per job': false,
       'bytes per pending <= 1/5 of BullMQ (worst workload)': true,
       'idle cost <= 2 commands/s (4 topics x 16 slots)': true,
     });
@@ -53,6 +61,12 @@ describe('evaluateTargets', () => {
   it('divides by at least 1 ms so a 0 ms p99 is not an infinite ratio', () => {
     const verdict = evaluateTargets(report(3, 1)).find((v) => v.target === 'lateness p99 @ steady 10k/s >= 10x lower than BullMQ');
     expect(verdict?.measured).toMatch(/^227\.0x/);
+  });
+
+  it('rates scheduleMany() against addBulk() and schedule() against add() from the scheduling comparison of the same run', () => {
+    const verdicts = evaluateTargets(report(3, 1));
+    expect(verdicts.find((v) => v.target.startsWith('scheduleMany()'))?.measured).toBe('4.3x (60,000 vs 14,000/s)');
+    expect(verdicts.find((v) => v.target.startsWith('schedule()'))?.measured).toBe('2.8x (45,000 vs 16,000/s)');
   });
 
   it('says n/a when a figure is missing', () => {

@@ -75,6 +75,8 @@ export function evaluateTargets(report: BenchReport): TargetVerdict[] {
     pass: worstSchedule === null ? null : worstSchedule >= 4,
   });
 
+  verdicts.push(...schedulingVerdicts(report));
+
   const memoryShares = pairs
     .filter(({ engine, bull }) => engine.bytesPerPending !== null && bull.bytesPerPending)
     .map(({ engine, bull }) => engine.bytesPerPending! / bull.bytesPerPending!);
@@ -94,4 +96,23 @@ export function evaluateTargets(report: BenchReport): TargetVerdict[] {
     pass: idle ? idle.commandsPerSec <= 2 : null,
   });
   return verdicts;
+}
+
+/** The targets of issue 13 on the scheduling comparison: bulk calls against `addBulk`, single calls against one `add()` per job. */
+function schedulingVerdicts(report: BenchReport): TargetVerdict[] {
+  const rate = (system: string, method: string) => report.scheduling?.find((figure) => figure.system === system && figure.method === method)?.perSec ?? null;
+  const pairs: [string, string, string, number][] = [
+    ['scheduleMany()', 'addBulk()', 'scheduleMany() schedule/s >= 4x BullMQ addBulk()', 4],
+    ['schedule()', 'add()', 'schedule() schedule/s >= 3x BullMQ add() per job', 3],
+  ];
+  return pairs.map(([ours, theirs, target, limit]) => {
+    const engine = rate(SYSTEM.engine, ours);
+    const bull = rate(SYSTEM.bullmq, theirs);
+    const factor = engine === null || bull === null ? null : engine / bull;
+    return {
+      target,
+      measured: factor === null ? 'not measured' : `${ratio(factor)} (${formatNumber(engine)} vs ${formatNumber(bull)}/s)`,
+      pass: factor === null ? null : factor >= limit,
+    };
+  });
 }

@@ -64,6 +64,8 @@ export interface WorkerCounters {
   released: number;
   errors: number;
   inFlight: number;
+  /** Runs whose ack the library has not accepted yet: running, or finished with the ack still on its way (a SIGKILL now repeats them). */
+  unacked: number;
   /** Object.prototype gained an own property (prototype pollution). */
   prototypePolluted: boolean;
 }

@@ -17,7 +17,7 @@ if (config.clockSkewMs) skewClock(config.clockSkewMs);
 const { DurableTimeouts } = await import('@durable-timeout/core');
 
 const builtinPrototypeKeys = new Set(Object.getOwnPropertyNames(Object.prototype));
-const counters: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, prototypePolluted: false };
+const counters: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false };
 const recorder = new EffectsRecorder(config.effectsUrl, config.effectsPrefix);
 const runningTokens = new Map<string, number>();
 
@@ -33,6 +33,7 @@ engine.on('fired', ({ id, attempt }) => {
   const key = `${id}\u0000${attempt}`;
   const token = runningTokens.get(key);
   runningTokens.delete(key);
+  counters.unacked = runningTokens.size;
   if (token !== undefined) recorder.acked(id, token).catch(() => undefined);
 });
 engine.on('retried', ({ id }) => {
@@ -56,6 +57,7 @@ async function run(event: TimeoutEvent): Promise<void> {
       chaos?.chaos === 'exit-always' ||
       (chaos?.chaos === 'fail-until-healed' && !(await recorder.healed()));
     runningTokens.set(`${event.id}\u0000${event.attempt}`, event.fencingToken);
+    counters.unacked = runningTokens.size;
     await recorder.begin(event.id, event.fencingToken, event.attempt, !failOnPurpose, chaos !== undefined);
     if (config!.reportRuns) send({ type: 'began', id: event.id, attempt: event.attempt, fencingToken: event.fencingToken });
     if (failOnPurpose) {

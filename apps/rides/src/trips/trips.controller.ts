@@ -1,8 +1,10 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { CreateTripDto } from './dto/create-trip.dto.js';
 import { DriverActionDto } from './dto/driver-action.dto.js';
 import { WidenSearchDto } from './dto/widen-search.dto.js';
 import type { CreatedTripView, TripView } from './trip.model.js';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './trip-request-id.js';
+import { tripsMessages } from './trips.messages.js';
 import { TripsService } from './trips.service.js';
 
 /**
@@ -13,14 +15,24 @@ import { TripsService } from './trips.service.js';
 export class TripsController {
   constructor(private readonly trips: TripsService) {}
 
-  /** Requests a trip; a driver must accept it within DRIVER_MATCH_TIMEOUT_MS. */
+  /**
+   * Requests a trip; a driver must accept it within DRIVER_MATCH_TIMEOUT_MS. With an
+   * `Idempotency-Key` header (1 to 128 characters) a retry of the request answers the same trip and
+   * never moves its deadline.
+   */
   @Post()
-  create(@Body() body: CreateTripDto): Promise<CreatedTripView> {
-    return this.trips.create({
-      riderId: body.riderId,
-      pickup: { lat: body.pickup.lat, lng: body.pickup.lng },
-      dropoff: { lat: body.dropoff.lat, lng: body.dropoff.lng },
-    });
+  create(@Body() body: CreateTripDto, @Headers('idempotency-key') idempotencyKey?: string): Promise<CreatedTripView> {
+    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+      throw new BadRequestException(tripsMessages.badIdempotencyKey(MAX_IDEMPOTENCY_KEY_LENGTH));
+    }
+    return this.trips.create(
+      {
+        riderId: body.riderId,
+        pickup: { lat: body.pickup.lat, lng: body.pickup.lng },
+        dropoff: { lat: body.dropoff.lat, lng: body.dropoff.lng },
+      },
+      idempotencyKey,
+    );
   }
 
   /** The rider widens the search of a WAITING trip: SEARCH_EXTENSION_MS more, at most twice. */

@@ -19,6 +19,8 @@ export const tripsMessages = {
     `Trip ${id} is not assigned to driver ${driverId} (any more), so this driver cannot ${action} it; nothing was changed.`,
   changedMeanwhile: (id: string, action: string) =>
     `Trip ${id} changed while this ${action} ran (another request won); nothing was changed. Read the trip and retry.`,
+  badIdempotencyKey: (max: number) =>
+    `The Idempotency-Key header must be 1 to ${max} characters: send the same key with every retry of one request, a new one per trip.`,
   created: (id: string, dueAt: string) => `trip ${id} waiting for a driver until ${dueAt}`,
   applied: (id: string, action: string, status: TripStatus) => `trip ${id}: ${action} -> ${status}`,
   timeoutApplied: (id: string, topic: string, status: TripStatus, attempt: number, fencingToken: number) =>

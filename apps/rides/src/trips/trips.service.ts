@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { isUUID } from 'class-validator';
-import { RecordConflictError, RecordNotFoundError } from '@durable-timeout/sample-app-support';
+import { RecordConflictError, RecordExistsError, RecordNotFoundError } from '@durable-timeout/sample-app-support';
 import type { RidesConfig } from '../config/rides.config.js';
 import { DRIVER_MATCH_TOPIC, PICKUP_TOPIC } from './deadlines/ride-topics.js';
 import { TripDeadlines } from './deadlines/trip-deadlines.js';
 import { MAX_SEARCH_WIDENINGS, type CreatedTripView, type DriverView, type TripStatus, type TripTransitionCause, type TripView } from './trip.model.js';
 import { TripRepository, type NewTrip, type TripChange, type TripOutcome } from './trip.repository.js';
+import { tripIdFor } from './trip-request-id.js';
 import { tripsMessages } from './trips.messages.js';
 
 /**
@@ -28,10 +29,30 @@ export class TripsService {
     this.searchExtensionMs = config.get('SEARCH_EXTENSION_MS', { infer: true });
   }
 
-  /** Requests a trip, WAITING for a driver until its driver-match deadline. */
-  async create(trip: NewTrip): Promise<CreatedTripView> {
-    const id = randomUUID();
-    const matchDueAt = await this.deadlines.armDriverMatch(id);
+  /**
+   * Requests a trip, WAITING for a driver until its driver-match deadline. With an idempotency key
+   * the request is safe to retry: the trip id is derived from the rider and the key, a retry answers
+   * the trip the first attempt stored (as it is now), and a retry that comes after the first
+   * attempt armed the deadline but before it stored the trip keeps that deadline (`ifExists: 'keep'`):
+   * retrying never gives the search more time.
+   */
+  async create(trip: NewTrip, idempotencyKey?: string): Promise<CreatedTripView> {
+    if (idempotencyKey === undefined) return this.open(randomUUID(), trip, (tripId) => this.deadlines.armDriverMatch(tripId));
+    const id = tripIdFor(trip.riderId, idempotencyKey);
+    const stored = await this.trips.get(id);
+    if (stored !== null) return createdView(stored);
+    try {
+      return await this.open(id, trip, (tripId) => this.deadlines.armRequestedDriverMatch(tripId));
+    } catch (error) {
+      // The same request, retried while its first attempt ran, stored the trip first.
+      if (error instanceof RecordExistsError) return createdView(await this.get(id));
+      throw error;
+    }
+  }
+
+  /** Arms the first driver-match deadline (before the trip records it: see `TripDeadlines`), then stores the trip. */
+  private async open(id: string, trip: NewTrip, arm: (tripId: string) => Promise<number>): Promise<CreatedTripView> {
+    const matchDueAt = await arm(id);
     const createdAt = await this.trips.create(id, trip, matchDueAt);
     const view: CreatedTripView = {
       id,
@@ -168,4 +189,10 @@ export class TripsService {
         return new RecordConflictError(id, tripsMessages.changedMeanwhile(id, action));
     }
   }
+}
+
+/** What `POST /trips` answers for a trip already stored: a retried request gets the trip as it is now. */
+function createdView(trip: TripView): CreatedTripView {
+  const { id, status, riderId, pickup, dropoff, createdAt, matchDueAt } = trip;
+  return { id, status, riderId, pickup, dropoff, createdAt, matchDueAt };
 }

@@ -9,7 +9,12 @@ import { SlotMovedError } from './slot-moved.error.js';
 export function itemResults<T>(settled: readonly PromiseSettledResult<T>[]): (T | Error)[] {
   return settled.map((result) => {
     if (result.status === 'fulfilled') return result.value;
-    if (result.reason instanceof SlotMovedError || result.reason instanceof SlotLockedError) return result.reason;
+    if (isItemRefusal(result.reason)) return result.reason;
     throw result.reason;
   });
+}
+
+/** Whether an item's failure is a slot migration's refusal of that item alone (its result), not a failure of the whole call. */
+export function isItemRefusal(reason: unknown): reason is SlotMovedError | SlotLockedError {
+  return reason instanceof SlotMovedError || reason instanceof SlotLockedError;
 }

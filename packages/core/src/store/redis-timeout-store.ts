@@ -12,7 +12,6 @@ import { StoreClosedError } from './store-closed.error.js';
 import { RedisWakeUps } from './redis-wake-ups.js';
 import { adviseOnPersistence } from './persistence-advice.js';
 import { ClaimHints } from './claim-hints.js';
-import { itemResults } from './item-results.js';
 import { bucketKeys } from './bucket-keys.js';
 import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
 import { ENGINE_DEFAULTS } from '../validation/options.js';
@@ -134,7 +133,7 @@ export class RedisTimeoutStore implements TimeoutStore {
   async scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
     if (items.length === 0) return [];
     this.calls.assertOpen();
-    return itemResults(await this.schedules.addUnit(slot, items));
+    return this.schedules.addUnit(slot, items);
   }
 
   /** Cancels the ids in one script call (however many), after the slot's schedules of this tick. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { bucketOf, crc32, DATA_BUCKETS, slotOf } from './slot-of.js';
 
 /** Reference: byte-wise CRC-32 without a table, over Buffer bytes. */
@@ -55,6 +56,15 @@ describe('bucketOf', () => {
     for (const id of ['a', 'order-000123', '{x}:y', 'ünï', '🚕🚕🚕', 'x'.repeat(500)]) {
       expect(bucketOf(id)).toBe(referenceBucket(id, DATA_BUCKETS));
     }
+  });
+
+  it('follows its definition for any id, whatever its length and characters (the Lua side computes the definition)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom(1, 7, 64, DATA_BUCKETS), (id, buckets) => {
+        expect(bucketOf(id, buckets)).toBe(referenceBucket(id, buckets));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('spreads the ids of one slot over all buckets, evenly enough to keep them small', () => {

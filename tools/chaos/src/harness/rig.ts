@@ -42,6 +42,11 @@ export function uncountedResult(name: string, failures: string[], notes: string[
   return { name, scheduled: 0, lost: 0, duplicateEffects: 0, duplicateDeliveries: 0, maxLatenessMs: 0, boundMs: null, pass: failures.length === 0, failures, notes };
 }
 
+/** The rounded mean of `values` (0 for none), for the notes of a scenario. */
+export function mean(values: readonly number[]): number {
+  return values.length ? Math.round(values.reduce((a, b) => a + b, 0) / values.length) : 0;
+}
+
 /** A scenario of the suite. */
 export interface Scenario {
   name: string;

@@ -207,7 +207,7 @@ export class WorkerPool {
 
   /** Sum of the live workers' counters. */
   async counters(): Promise<WorkerCounters> {
-    const total: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, prototypePolluted: false };
+    const total: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false };
     const all = await Promise.all(this.alive.map((worker) => worker.counters().catch(() => undefined)));
     for (const counters of [...all, ...this.workers.map((worker) => worker.finalCounters)]) {
       if (!counters) continue;
@@ -218,6 +218,7 @@ export class WorkerPool {
       total.released += counters.released;
       total.errors += counters.errors;
       total.inFlight += counters.inFlight;
+      total.unacked += counters.unacked;
       total.prototypePolluted ||= counters.prototypePolluted;
     }
     return total;

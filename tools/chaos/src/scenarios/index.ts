@@ -6,7 +6,7 @@ import { aclTls, hostileInput } from './security.js';
 import { baseline, clockSkew, rollingRestart, workerPause, workerSigkill } from './worker-faults.js';
 import { corruptEntries, crashLoop, slotMigration } from './hardening.js';
 import { storeModel } from './store-model.js';
-import { longHandlers } from './long-handlers.js';
+import { longHandlers, longHandlersRolling } from './long-handlers.js';
 import { clusterFailover, clusterFailoverDurable, sentinelFailover, sentinelFailoverDurable, sentinelFailoverLag, sentinelFailoverLagDurable } from './failover.js';
 
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
@@ -30,6 +30,7 @@ export const SCENARIOS: readonly Scenario[] = [
   slotMigration,
   corruptEntries,
   longHandlers,
+  longHandlersRolling,
   clusterFailover,
   clusterFailoverDurable,
   sentinelFailover,

@@ -1,5 +1,5 @@
 import type { Check } from '../harness/tally.js';
-import { CHAOS_TOPIC, pollUntil, sleep, SWEEP_MS, withRig, type Scenario } from '../harness/rig.js';
+import { CHAOS_TOPIC, mean, pollUntil, sleep, SWEEP_MS, withRig, type Scenario } from '../harness/rig.js';
 import type { WorkerHandle } from '../harness/worker-pool.js';
 
 const LEASE_MS = CHAOS_TOPIC.leaseMs!;
@@ -207,7 +207,3 @@ export const clockSkew: Scenario = {
       );
     }),
 };
-
-function mean(values: number[]): number {
-  return values.length ? Math.round(values.reduce((a, b) => a + b, 0) / values.length) : 0;
-}

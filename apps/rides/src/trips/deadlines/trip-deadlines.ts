@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TimeoutScheduler, type ScheduleIfExists, type ScheduleOptions } from '@durable-timeout/nestjs';
+import { TimeoutScheduler, type ScheduleIfExists, type ScheduleOptions, type ScheduleResult } from '@durable-timeout/nestjs';
 import { cancelSupersededTimeout } from '@durable-timeout/sample-app-support';
 import type { RidesConfig } from '../../config/rides.config.js';
 import { tripsMessages } from '../trips.messages.js';
@@ -13,12 +13,15 @@ import { DRIVER_MATCH_TOPIC, PICKUP_TOPIC, type RidesTopic } from './ride-topics
  *   schedules itself again, see `TripTimeoutEffects`);
  * - `extend`: the deadline moved later: `'later'`, so a delayed or repeated call never pulls it
  *   earlier (two widenings racing: the later due time wins, whichever call lands last);
- * - `rearm`: a timeout fired before the trip's deadline and follows it: `'later'` as well.
+ * - `rearm`: a timeout fired before the trip's deadline and follows it: `'later'` as well;
+ * - `request`: the first deadline of a trip requested with an `Idempotency-Key`: `'keep'`, so a
+ *   retried request (same key, same trip id) finds the deadline its first attempt armed and leaves
+ *   it: retrying never gives the search more time.
  */
-export type ScheduleIntent = 'arm' | 'extend' | 'rearm';
+export type ScheduleIntent = 'arm' | 'extend' | 'rearm' | 'request';
 
 /** The schedule mode of each intent (see `ScheduleIntent`). */
-const IF_EXISTS: Record<ScheduleIntent, ScheduleIfExists> = { arm: 'replace', extend: 'later', rearm: 'later' };
+const IF_EXISTS: Record<ScheduleIntent, ScheduleIfExists> = { arm: 'replace', extend: 'later', rearm: 'later', request: 'keep' };
 
 /**
  * Every schedule and cancel of the rides app, by intent. Two rules keep a trip and its timeouts
@@ -47,6 +50,18 @@ export class TripDeadlines {
   /** A search for a driver starts: its deadline in DRIVER_MATCH_TIMEOUT_MS. Returns the due time (Redis clock). */
   armDriverMatch(tripId: string): Promise<number> {
     return this.schedule(DRIVER_MATCH_TOPIC, tripId, { delayMs: this.durations.DRIVER_MATCH_TIMEOUT_MS }, 'arm');
+  }
+
+  /**
+   * The first search of a trip requested with an idempotency key: armed with `keep`, so an attempt
+   * that already armed it keeps its due time (returned). Only when that deadline is being delivered
+   * right now, before its trip was stored (that delivery finds no trip and does nothing), does this
+   * request get a deadline of its own.
+   */
+  async armRequestedDriverMatch(tripId: string): Promise<number> {
+    const timing = { delayMs: this.durations.DRIVER_MATCH_TIMEOUT_MS };
+    const { dueAt, outcome } = await this.scheduleAs(DRIVER_MATCH_TOPIC, tripId, timing, 'request');
+    return outcome === 'kept_firing' ? this.schedule(DRIVER_MATCH_TOPIC, tripId, timing, 'arm') : dueAt;
   }
 
   /**
@@ -82,8 +97,12 @@ export class TripDeadlines {
   }
 
   private async schedule(topic: RidesTopic, tripId: string, timing: ScheduleOptions, intent: ScheduleIntent): Promise<number> {
-    const { dueAt, outcome } = await this.timeouts.schedule(topic, tripId, { ...timing, ifExists: IF_EXISTS[intent] });
-    this.logger.debug(tripsMessages.scheduled(tripId, topic, intent, outcome, dueAt));
-    return dueAt;
+    return (await this.scheduleAs(topic, tripId, timing, intent)).dueAt;
+  }
+
+  private async scheduleAs(topic: RidesTopic, tripId: string, timing: ScheduleOptions, intent: ScheduleIntent): Promise<ScheduleResult> {
+    const result = await this.timeouts.schedule(topic, tripId, { ...timing, ifExists: IF_EXISTS[intent] });
+    this.logger.debug(tripsMessages.scheduled(tripId, topic, intent, result.outcome, result.dueAt));
+    return result;
   }
 }
