@@ -4,9 +4,9 @@ import type { Cluster } from 'ioredis';
 import { RedisCluster, waitUntil } from '@durable-timeout/redis-testing';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { describeTimeoutStoreContract } from '../test/timeout-store.contract.js';
+import { redisContractContext } from '../test/redis-contract-context.js';
 import { TimeoutKeys } from '../src/store/timeout-keys.js';
 import { slotOf } from '../src/store/slot-of.js';
-import type { TimeoutStore } from '../src/store/timeout-store.js';
 
 let cluster: RedisCluster;
 
@@ -18,23 +18,7 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-describeTimeoutStoreContract('Redis Cluster, 3 masters', async () => {
-  const prefix = `t${randomUUID().slice(0, 8)}`;
-  const opened: TimeoutStore[] = [];
-  const open = () => {
-    const store = new RedisTimeoutStore({ connection: { cluster: cluster.startupNodes }, prefix });
-    opened.push(store);
-    return store;
-  };
-  return {
-    store: open(),
-    openPeer: async () => open(),
-    advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    dispose: async () => {
-      await Promise.all(opened.map((store) => store.close()));
-    },
-  };
-});
+describeTimeoutStoreContract('Redis Cluster, 3 masters', async () => redisContractContext({ cluster: cluster.startupNodes }, `t${randomUUID().slice(0, 8)}`));
 
 describe('RedisTimeoutStore on a Redis Cluster', () => {
   /** Port of the master serving each hash slot range, from CLUSTER SLOTS. */

@@ -5,8 +5,9 @@ import { RedisServer, waitUntil } from '@durable-timeout/redis-testing';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
 import { describeTimeoutStoreContract } from '../test/timeout-store.contract.js';
+import { redisContractContext } from '../test/redis-contract-context.js';
 import { DATA_BUCKETS, slotOf } from '../src/store/slot-of.js';
-import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
+import type { SlotRef } from '../src/store/timeout-store.js';
 import type { TimeoutLogger } from '../src/types.js';
 
 const uniquePrefix = () => `t${randomUUID().slice(0, 8)}`;
@@ -27,23 +28,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describeTimeoutStoreContract('Redis, one server', async () => {
-  const prefix = uniquePrefix();
-  const opened: TimeoutStore[] = [];
-  const open = () => {
-    const store = new RedisTimeoutStore({ connection: server.url, prefix });
-    opened.push(store);
-    return store;
-  };
-  return {
-    store: open(),
-    openPeer: async () => open(),
-    advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    dispose: async () => {
-      await Promise.all(opened.map((store) => store.close()));
-    },
-  };
-});
+describeTimeoutStoreContract('Redis, one server', async () => redisContractContext(server.url, uniquePrefix()));
 
 describe('RedisTimeoutStore on one server', () => {
   const slot: SlotRef = { topic: 'payment', slot: 0 };
