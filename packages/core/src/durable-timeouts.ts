@@ -1,10 +1,10 @@
 import type { TimeoutStore } from './store/timeout-store.js';
 import type {
   CancelManyResult, CancelResult, DeadLetter, DurableTimeoutsEvents, DurableTimeoutsOptions, DurableTimeoutsSettings, HealthSnapshot,
-  ResolvedTopicOptions, ScheduleManyItem, ScheduleManyResult, ScheduleOptions, ScheduleResult, StopOptions, TimeoutHandler, TimeoutInfo,
-  TimeoutInterceptor, TopicSlotStats, TopicStats,
+  ResolvedTopicOptions, ScheduleManyResult, ScheduleResult, StopOptions, TimeoutHandler, TimeoutInfo, TimeoutInterceptor, TopicSlotStats, TopicStats,
 } from './types.js';
 import type { TopicName, TopicPayload } from './typed-topics.js';
+import type { TopicScheduleManyItem, TopicScheduleOptions } from './typed-schedule.js';
 import { DuplicateHandlerError } from './errors/duplicate-handler.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { TimeoutsStoppedError } from './errors/timeouts-stopped.error.js';
@@ -129,7 +129,7 @@ export class DurableTimeouts<TTopics = any> {
    * throws a typed error and stores nothing; while Redis is unreachable it rejects with
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
-  async schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: ScheduleOptions<TopicPayload<TTopics, K>>): Promise<ScheduleResult> {
+  async schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: TopicScheduleOptions<TTopics, K>): Promise<ScheduleResult> {
     return this.scheduling.schedule(topic, this.usableTopic('schedule', topic).maxPayloadBytes, id, options);
   }
 
@@ -142,7 +142,7 @@ export class DurableTimeouts<TTopics = any> {
    * failed: `RedisUnavailableError`, after which that slot's items may or may not be stored,
    * exactly as for a `schedule` that timed out). Items of one slot are applied in the order given.
    */
-  async scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly ScheduleManyItem<TopicPayload<TTopics, K>>[]): Promise<ScheduleManyResult[]> {
+  async scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly TopicScheduleManyItem<TTopics, K>[]): Promise<ScheduleManyResult[]> {
     return this.scheduling.scheduleMany(topic, this.usableTopic('scheduleMany', topic).maxPayloadBytes, items);
   }
 

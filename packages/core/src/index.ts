@@ -40,6 +40,7 @@ export type {
   TopicStats,
 } from './types.js';
 export type { TopicName, TopicPayload, TopicsDeclaration } from './typed-topics.js';
+export type { TopicScheduleManyItem, TopicScheduleOptions } from './typed-schedule.js';
 export type { PageOptions } from './engine/topic-listings.js';
 export type * from './store/timeout-store.js';
 // The limits every store honours (part of the store port's contract).

@@ -12,8 +12,10 @@
  *   topic names are checked, payloads are not;
  * - left out (`any`): anything goes, as in plain JavaScript.
  *
- * Payload types describe the JSON a topic carries: the engine stores the payload as JSON, so a
- * `Date` in a payload type arrives in the handler as a string. Declare what `JSON.parse` gives.
+ * Payload types describe the JSON a topic carries: plain objects, arrays, strings, finite numbers,
+ * booleans and null (a `Date`, `Map` or `bigint` is refused at run time with `InvalidPayloadError`:
+ * declare an ISO string or a number instead). With a map, every `schedule` of the topic carries
+ * its payload (a topic without data declares `null` and passes `payload: null`).
  */
 export type TopicsDeclaration = string | object;
 
@@ -38,5 +40,6 @@ export type TopicName<TTopics> = unknown extends TTopics ? string : [TTopics] ex
  * type P = TopicPayload<{ payment: PaymentDeadline }, 'payment'>; // PaymentDeadline
  * ```
  */
-export type TopicPayload<TTopics, K extends string> = unknown extends TTopics ? any : [TTopics] extends [PropertyKey] ? any : K extends keyof TTopics ? TTopics[K] : never;
+// (`TTopics[K & keyof TTopics]` rather than a conditional on K: it stays usable in generic code over K.)
+export type TopicPayload<TTopics, K extends string> = unknown extends TTopics ? any : [TTopics] extends [PropertyKey] ? any : TTopics[K & keyof TTopics];
 

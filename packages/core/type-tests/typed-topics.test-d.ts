@@ -48,6 +48,20 @@ new DurableTimeouts<Topics>({ connection, topics: { payment: {} } });
 // @ts-expect-error options for a topic that is not declared
 new DurableTimeouts<Topics>({ connection, topics: { payment: {}, ride: {}, refund: {} } });
 
+// @ts-expect-error a map topic's schedule carries its payload (the handler's type promises one)
+void typed.schedule('payment', 'o-1', { delayMs: 1 });
+// A topic without data declares null and passes it.
+const quiet = new DurableTimeouts<{ reminder: null }>({ connection, topics: { reminder: {} } });
+void quiet.schedule('reminder', 'r-1', { delayMs: 1, payload: null });
+
+// Generic code over the topics of a typed engine compiles.
+function arm<K extends keyof Topics & string>(engine: DurableTimeouts<Topics>, topic: K, payload: Topics[K]) {
+  return engine.schedule(topic, 'x', { delayMs: 1, payload });
+}
+void arm(typed, 'ride', { tripId: 't-1' });
+// @ts-expect-error the generic helper still checks its callers
+void arm(typed, 'ride', { orderId: 'o-1', amount: 1 });
+
 // Names inferred from the options: names checked, payloads free.
 const inferred = new DurableTimeouts({ connection, topics: { payment: {}, ride: {} } });
 expectTypeOf(inferred).toEqualTypeOf<DurableTimeouts<'payment' | 'ride'>>();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable, Module } from '@nestjs/common';
+import { LazyModuleLoader } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import {
@@ -8,6 +9,7 @@ import {
   OnTimeout,
   TimeoutScheduler,
   TopicDeclarationConflictError,
+  UnregisteredFeatureTopicsError,
   type TimeoutEvent,
 } from '@durable-timeout/nestjs';
 import { uniquePrefix, waitFor } from './support/wait-for.js';
@@ -38,6 +40,31 @@ class BillingModule {}
 
 @Module({ imports: [DurableTimeoutModule.forFeature({ topics: { payment: { maxAttempts: 5 } } })] })
 class InvoicesModule {}
+
+@Module({ imports: [DurableTimeoutModule.forFeature({ topics: { late: {} } })] })
+class LateModule {}
+
+@Module({ imports: [DurableTimeoutModule.forFeature({ topics: { refund: { maxAttempts: -1 } } })] })
+class BadOptionsModule {}
+
+@Module({
+  imports: [DurableTimeoutModule.forFeature({ topics: { payment: { maxAttempts: 5 } } }), DurableTimeoutModule.forFeature({ topics: { payment: { maxAttempts: 6 } } })],
+})
+class TwiceModule {}
+
+@Injectable()
+class Loader {
+  constructor(readonly lazy: LazyModuleLoader) {}
+}
+
+/** The error a call throws or rejects with (undefined when it resolves); Nest 11's init may throw at once. */
+const rejectionOf = (call: () => Promise<unknown>): Promise<unknown> =>
+  Promise.resolve()
+    .then(call)
+    .then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
 
 describe('DurableTimeoutModule.forFeature against a real Redis', () => {
   let redis: RedisServer;
@@ -119,5 +146,41 @@ describe('DurableTimeoutModule.forFeature against a real Redis', () => {
       expect(() => DurableTimeoutModule.forFeature({ topics: bad } as never)).toThrow(InvalidModuleOptionsError);
     }
     expect(() => DurableTimeoutModule.forFeature({ topics: 'payment' } as never)).toThrow(/forFeature\(\.\.\.\) refused: topics is string/);
+  });
+
+  it('fails the init of a feature whose application has no forRoot, naming its topics', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [OrdersModule] }).compile();
+    const error = await rejectionOf(() => moduleRef.init());
+    expect(error).toBeInstanceOf(UnregisteredFeatureTopicsError);
+    expect(error).toMatchObject({ topics: ['payment'], reason: 'no-engine' });
+    expect((error as Error).message).toMatch(/declares 'payment', but the application has no DurableTimeoutModule\.forRoot/);
+    // Nest 11's close awaits the failed init again (and rejects with its error).
+    await moduleRef.close().catch(() => undefined);
+  });
+
+  it('fails the load of a lazy-loaded feature whose topics the engine never took', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [root({ reminder: {} })], providers: [Loader] }).compile();
+    const app = await moduleRef.init();
+    try {
+      const error = await rejectionOf(() => app.get(Loader).lazy.load(() => LateModule));
+      expect(error).toBeInstanceOf(UnregisteredFeatureTopicsError);
+      expect(error).toMatchObject({ topics: ['late'], reason: 'loaded-late' });
+      expect(app.get(TimeoutScheduler).engine.topics).toEqual(['reminder']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('names the feature module whose topic options the engine refuses', async () => {
+    const error = await rejectionOf(() => Test.createTestingModule({ imports: [root({ reminder: {} }), BadOptionsModule] }).compile());
+    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
+    expect((error as Error).message).toMatch(/topics\.refund\.maxAttempts/);
+    expect((error as Error).message).toMatch(/Topic 'refund' is declared by DurableTimeoutModule\.forFeature\(\.\.\.\) in BadOptionsModule: fix its options there/);
+  });
+
+  it('says so when one module declares a topic twice with different options', async () => {
+    const error = await rejectionOf(() => Test.createTestingModule({ imports: [root(), TwiceModule] }).compile());
+    expect(error).toMatchObject({ name: 'TopicDeclarationConflictError', declaredBy: ['TwiceModule', 'TwiceModule'] });
+    expect((error as Error).message).toMatch(/declared twice by TwiceModule \(two forFeature\(\.\.\.\) calls\)/);
   });
 });

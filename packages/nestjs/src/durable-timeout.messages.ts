@@ -43,6 +43,20 @@ export const durableTimeoutMessages = {
     `Topic '${topic}' is declared by ${first} and again by ${second} with different options. ` +
     'Declare each topic once, in the module that owns it (or give both declarations the same options).',
 
+  declaredByFeature: (topic: string, declaredBy: string): string =>
+    `(Topic '${topic}' is declared by DurableTimeoutModule.forFeature(...) in ${declaredBy}: fix its options there.)`,
+
+  topicDeclaredAgainByOneModule: (topic: string, declaredBy: string): string =>
+    `Topic '${topic}' is declared twice by ${declaredBy} (two forFeature(...) calls) with different options. Declare it once.`,
+
+  featureWithoutEngine: (topics: readonly string[]): string =>
+    `DurableTimeoutModule.forFeature(...) declares ${topics.map((t) => `'${t}'`).join(', ')}, but the application has no ` +
+    'DurableTimeoutModule.forRoot(...) / forRootAsync(...) (or DurableTimeoutTestingModule.forRoot(...)) to take them: import one in the root module.',
+
+  featureAfterBootstrap: (topics: readonly string[]): string =>
+    `DurableTimeoutModule.forFeature(...) declares ${topics.map((t) => `'${t}'`).join(', ')} in a module loaded after the engine was created ` +
+    '(a lazy-loaded module): its topics were not added. Declare them in forRoot(...) or in a forFeature(...) of an eagerly imported module.',
+
   invalidFeatureOptions: (problem: string): string =>
     `DurableTimeoutModule.forFeature(...) refused: ${problem} Pass { topics: { <name>: { ...topic options } } }, e.g. { topics: { payment: {} } }.`,
 

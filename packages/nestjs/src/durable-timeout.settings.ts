@@ -18,8 +18,15 @@ export function createModuleEngine(options: DurableTimeoutModuleOptions, feature
     return new DurableTimeouts({ logger: new NestTimeoutLogger(), ...options, topics: withFeatureTopics(options.topics, features) });
   } catch (error) {
     if (!(error instanceof InvalidOptionsError)) throw error;
-    throw new InvalidModuleOptionsError(error.message, { cause: error });
+    throw new InvalidModuleOptionsError(error.message + featureHint(error.message, features), { cause: error });
   }
+}
+
+/** When the core refused the options of a topic a feature declared: which module to fix. */
+function featureHint(message: string, features: readonly TopicDeclaration[]): string {
+  const topic = /\btopics\.([^\s.:'"`]+)/.exec(message)?.[1];
+  const feature = topic === undefined ? undefined : features.find((declaration) => Object.hasOwn(declaration.topics, topic));
+  return feature === undefined ? '' : ` ${durableTimeoutMessages.declaredByFeature(topic!, feature.declaredBy)}`;
 }
 
 /**

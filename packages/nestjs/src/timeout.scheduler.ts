@@ -4,13 +4,13 @@ import {
   type CancelManyResult,
   type CancelResult,
   type DeadLetter,
-  type ScheduleManyItem,
   type ScheduleManyResult,
-  type ScheduleOptions,
   type ScheduleResult,
   type TimeoutInfo,
   type TopicName,
   type TopicPayload,
+  type TopicScheduleManyItem,
+  type TopicScheduleOptions,
   type TopicStats,
 } from '@durable-timeout/core';
 import type { RegisteredTopics } from './typed-topics.js';
@@ -50,7 +50,7 @@ export class TimeoutScheduler<TTopics = RegisteredTopics> {
    * at `at`. Scheduling the same id again replaces its due time and payload, unless `ifExists`
    * (`keep`, `earlier`, `later`) says to keep the existing timeout.
    */
-  schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: ScheduleOptions<TopicPayload<TTopics, K>>): Promise<ScheduleResult> {
+  schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: TopicScheduleOptions<TTopics, K>): Promise<ScheduleResult> {
     return this.engine.schedule(topic, id, options);
   }
 
@@ -59,7 +59,7 @@ export class TimeoutScheduler<TTopics = RegisteredTopics> {
    * pipelined across slots; one result per item, in order (`ok: false` with its typed error for
    * an item refused by validation, which stores nothing of it). See `DurableTimeouts.scheduleMany`.
    */
-  scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly ScheduleManyItem<TopicPayload<TTopics, K>>[]): Promise<ScheduleManyResult[]> {
+  scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly TopicScheduleManyItem<TTopics, K>[]): Promise<ScheduleManyResult[]> {
     return this.engine.scheduleMany(topic, items);
   }
 

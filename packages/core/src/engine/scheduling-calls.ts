@@ -55,14 +55,14 @@ export class SchedulingCalls {
     });
     if (valid.length === 0) return results;
     await this.initialised();
-    const { layouts, store } = this.context;
+    const { layouts } = this.context;
     await layouts.ready(topic, true);
     const outcomes = await runPerSlot(
       layouts,
       topic,
       valid,
-      (ref, chosen) => store.scheduleMany(ref, chosen),
-      (ref, item) => store.schedule(ref, item.id, item.entry),
+      (ref, chosen) => this.context.store.scheduleMany(ref, chosen),
+      (ref, item) => this.context.store.schedule(ref, item.id, item.entry),
     );
     valid.forEach(({ id, index }, i) => {
       const outcome = outcomes[i]!;
@@ -103,14 +103,14 @@ export class SchedulingCalls {
     });
     if (valid.length === 0) return results;
     await this.initialised();
-    const { layouts, store } = this.context;
+    const { layouts } = this.context;
     await layouts.ready(topic, false);
     const outcomes = await runPerSlot(
       layouts,
       topic,
       valid,
-      (ref, chosen) => store.cancelMany(ref, chosen.map(({ id }) => id)),
-      (ref, item) => store.cancel(ref, item.id),
+      (ref, chosen) => this.context.store.cancelMany(ref, chosen.map(({ id }) => id)),
+      (ref, item) => this.context.store.cancel(ref, item.id),
     );
     valid.forEach(({ id, index }, i) => {
       const outcome = outcomes[i]!;

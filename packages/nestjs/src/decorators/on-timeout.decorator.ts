@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { TimeoutEvent, TopicName, TopicPayload } from '@durable-timeout/core';
+import type { JsonValue, TimeoutEvent, TopicName, TopicPayload } from '@durable-timeout/core';
 import { ON_TIMEOUT_METADATA } from '../durable-timeout.constants.js';
 import type { RegisteredTopics } from '../typed-topics.js';
 
@@ -18,6 +18,8 @@ export type OnTimeoutMethod<TPayload> = (event: TimeoutEvent<TPayload>) => unkno
  * When the application declares its topics in `DurableTimeoutTopics`, the topic name is checked
  * and so is the method: one whose event has another topic's payload type is a compile error.
  * (A decorator cannot give the method's parameter its type: annotate it, the compiler checks it.)
+ * A method taking the untyped `TimeoutEvent` (payload `JsonValue`) is accepted for any topic.
+ * The engine calls the method with the event alone: a second required parameter is refused.
  *
  * @example
  * ```ts
@@ -27,6 +29,6 @@ export type OnTimeoutMethod<TPayload> = (event: TimeoutEvent<TPayload>) => unkno
  */
 export function OnTimeout<K extends TopicName<RegisteredTopics>>(
   topic: K,
-): <M extends OnTimeoutMethod<TopicPayload<RegisteredTopics, K>>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void {
+): <M extends OnTimeoutMethod<TopicPayload<RegisteredTopics, K>> | OnTimeoutMethod<JsonValue>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void {
   return SetMetadata(ON_TIMEOUT_METADATA, topic);
 }

@@ -12,6 +12,10 @@ export class TopicDeclarationConflictError extends DurableTimeoutError {
     /** Who declared it first and who again, e.g. `DurableTimeoutModule.forRoot` and `OrdersModule`. */
     readonly declaredBy: readonly [string, string],
   ) {
-    super(durableTimeoutMessages.topicDeclaredTwice(topic, declaredBy));
+    super(
+      declaredBy[0] === declaredBy[1]
+        ? durableTimeoutMessages.topicDeclaredAgainByOneModule(topic, declaredBy[0])
+        : durableTimeoutMessages.topicDeclaredTwice(topic, declaredBy),
+    );
   }
 }

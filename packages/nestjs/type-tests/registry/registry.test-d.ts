@@ -13,6 +13,8 @@ expectTypeOf(scheduler.get('ride', 't-1')).resolves.toEqualTypeOf<import('@durab
 void scheduler.schedule('payment', 'o-1', { delayMs: 1, payload: { tripId: 't-1' } });
 // @ts-expect-error a topic no feature declared
 void scheduler.schedule('refund', 'o-1', { delayMs: 1 });
+// @ts-expect-error the payload is required once the topic's type is declared
+void scheduler.schedule('ride', 't-1', { delayMs: 1 });
 
 export class PaymentHandlers {
   @OnTimeout('payment')
@@ -22,6 +24,12 @@ export class PaymentHandlers {
 
   @OnTimeout('ride')
   onRideNoArgument(): void {}
+
+  // The untyped event (payload JsonValue) is accepted for any topic, interface payloads included.
+  @OnTimeout('payment')
+  async onPaymentUntyped(event: TimeoutEvent): Promise<string> {
+    return event.id;
+  }
 
   // @ts-expect-error the method takes another topic's event
   @OnTimeout('ride')
