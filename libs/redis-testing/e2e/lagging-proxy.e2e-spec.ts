@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { LaggingProxy, RedisSentinelGroup, waitFor } from '@durable-timeout/redis-testing';
+import { LaggingProxy, RedisCluster, RedisSentinelGroup, waitFor } from '@durable-timeout/redis-testing';
 
 /** A TCP server that answers `ping` with `pong` and can write to or close its latest connection. */
 async function target(): Promise<{ server: Server; port: number; received: string[]; latest: () => Socket | undefined; pongAt: number[] }> {
@@ -107,6 +107,40 @@ describe('RedisSentinelGroup with lag', () => {
       expect(await lagging!.client().get('b')).toBeNull();
     } finally {
       await group.stop();
+    }
+  });
+});
+
+describe('RedisCluster with lag', () => {
+  it("keeps the first master's replica behind, loses what the proxy held at killMaster, and promotes that replica", async () => {
+    const cluster = await RedisCluster.start({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: 1_000, lag: { delayMs: 500 } });
+    try {
+      const first = cluster.nodes[0]!;
+      const [proxy] = cluster.proxies;
+      // A key of the first master's slots; the cluster still names the server, not its proxy.
+      let tag = 0;
+      while ((await cluster.masterOf(`{t${tag}}`)).port !== first.port) tag++;
+      const [a, b] = [`{t${tag}}a`, `{t${tag}}b`];
+      const client = cluster.client();
+      await client.set(a, '1');
+      // The reply came through the proxy undelayed; the replica (linked through it) gets a 500 ms later.
+      const replicas = await cluster.replicas();
+      const infos = await Promise.all(replicas.map(async (node) => ({ node, info: await node.client().info('replication') })));
+      const lagging = infos.find(({ info }) => info.includes(`master_port:${proxy!.port}`))!.node;
+      const reader = lagging.client();
+      await reader.call('READONLY');
+      expect(await reader.get(a)).toBeNull();
+      await waitFor('the lagging replica to have a', async () => (await reader.get(a)) === '1', 5_000);
+      await client.set(b, '2');
+      const { droppedBytes } = await cluster.killMaster(first);
+      expect(droppedBytes).toBeGreaterThan(0);
+      await cluster.waitForFailover();
+      // The only replica of the killed master is promoted without the acknowledged write b.
+      expect((await cluster.masterOf(a)).port).toBe(lagging.port);
+      expect(await lagging.client().get(a)).toBe('1');
+      expect(await lagging.client().get(b)).toBeNull();
+    } finally {
+      await cluster.stop();
     }
   });
 });

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { Cluster, Redis, type ClusterOptions } from 'ioredis';
 import { redisCliBinary } from './binary.js';
 import { freePort } from './free-port.js';
+import { LaggingProxy } from './lagging-proxy.js';
 import { PORT_ATTEMPTS, portTaken, RedisServer } from './redis-server.js';
 
 const run = promisify(execFile);
@@ -35,6 +36,15 @@ export interface RedisClusterOptions {
   nodeTimeoutMs?: number;
   /** More `redis-server` arguments for every node. */
   args?: string[];
+  /**
+   * Replication lag (needs `replicasPerMaster` of 1 or more): the first master announces a
+   * `LaggingProxy` in front of it as its address (`cluster-announce-port`; its cluster bus port
+   * stays direct), so its replica's replication link and the clients reach it through the proxy,
+   * and only the replica's link is delayed by `delayMs`. `killMaster` drops what the proxy holds.
+   * The lag lasts until that master is killed: restarted, it announces its own port again, and
+   * the promoted replica is reached directly.
+   */
+  lag?: { delayMs: number };
 }
 
 async function clusterPorts(): Promise<{ port: number; busPort: number }> {
@@ -54,6 +64,8 @@ export class RedisCluster {
   private constructor(
     /** Every node: the masters in hash-slot order as created, then the replicas. */
     readonly nodes: RedisServer[],
+    /** The lagging proxy in front of the first master (option `lag`), else none. */
+    readonly proxies: LaggingProxy[] = [],
   ) {}
 
   /** Starts the nodes, creates the cluster and waits until every node reports `cluster_state:ok`. */
@@ -63,7 +75,11 @@ export class RedisCluster {
     const replicas = options.replicasPerMaster ?? 0;
     if (!Number.isInteger(replicas) || replicas < 0) throw new Error(`replicasPerMaster must be 0 or more, got ${replicas}.`);
     const nodeTimeoutMs = options.nodeTimeoutMs ?? 5_000;
+    const lag = options.lag;
+    if (lag && (!Number.isFinite(lag.delayMs) || lag.delayMs < 0)) throw new Error(`lag.delayMs must be 0 or more, got ${lag.delayMs}.`);
+    if (lag && replicas < 1) throw new Error('lag delays a replica of the first master: set replicasPerMaster to 1 or more.');
     const nodes: RedisServer[] = [];
+    const proxies: LaggingProxy[] = [];
     try {
       for (let i = 0; i < masters * (1 + replicas); i++) {
         nodes.push(
@@ -78,11 +94,12 @@ export class RedisCluster {
       const addresses = nodes.map((node) => `${node.host}:${node.port}`);
       // redis-cli makes the first `masters` addresses masters and the rest their replicas.
       await run(redisCliBinary(), ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes']);
-      const cluster = new RedisCluster(nodes);
+      const cluster = new RedisCluster(nodes, proxies);
       await cluster.waitUntilReady(masters * replicas);
+      if (lag) await cluster.putProxyInFront(nodes[0]!, lag.delayMs);
       return cluster;
     } catch (error) {
-      await Promise.all(nodes.map((node) => node.stop()));
+      await Promise.all([...nodes.map((node) => node.stop()), ...proxies.map((proxy) => proxy.close())]);
       throw error;
     }
   }
@@ -140,6 +157,19 @@ export class RedisCluster {
     }
   }
 
+  /**
+   * SIGKILLs `node`. A lagging proxy in front of it (option `lag`) first drops every byte it holds
+   * and closes every link through it, in the same turn of the event loop as the kill: its replica
+   * loses the master's last `delayMs` of writes, as when the master's machine dies with that much
+   * replication in flight. Returns the replication bytes dropped.
+   */
+  async killMaster(node: RedisServer): Promise<{ droppedBytes: number }> {
+    let droppedBytes = 0;
+    for (const proxy of this.proxies) if (proxy.target.port === node.port) droppedBytes += proxy.cut();
+    await node.kill();
+    return { droppedBytes };
+  }
+
   /** A new ioredis `Cluster` client; `stop` closes it. */
   client(options: ClusterOptions = {}): Cluster {
     const client = new Cluster(this.startupNodes, options);
@@ -155,6 +185,34 @@ export class RedisCluster {
     for (const client of this.clients) client.disconnect();
     this.clients.clear();
     await Promise.all(this.nodes.map((node) => node.stop()));
+    await Promise.all(this.proxies.map((proxy) => proxy.close()));
+  }
+
+  /**
+   * Starts a lagging proxy in front of `master` and makes the master announce it to the cluster
+   * (clients' redirections and its replica's replication link then name the proxy; the cluster
+   * bus stays direct). Resolves once every node names the proxy and the replica is in sync
+   * through it.
+   */
+  private async putProxyInFront(master: RedisServer, delayMs: number): Promise<void> {
+    const proxy = await LaggingProxy.start(master, { delayMs, lagging: 'replicas' });
+    this.proxies.push(proxy);
+    const busPort = (await this.ask(['CONFIG', 'GET', 'cluster-port'], master)).split(',')[1] ?? '';
+    // The bus stays direct (pinned to the real bus port); only the data port is announced at the proxy.
+    await this.ask(['CONFIG', 'SET', 'cluster-announce-bus-port', busPort], master);
+    await this.ask(['CONFIG', 'SET', 'cluster-announce-port', String(proxy.port)], master);
+    const myId = await this.ask(['CLUSTER', 'MYID'], master);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const running = this.nodes.filter((node) => node.running);
+      const views = await Promise.all(running.map((node) => this.ask(['CLUSTER', 'NODES'], node)));
+      const named = views.every((view) => view.split('\n').some((line) => line.startsWith(`${myId} 127.0.0.1:${proxy.port}@`)));
+      const replication = await Promise.all(running.map((node) => this.ask(['INFO', 'replication'], node)));
+      const linked = replication.some((info) => info.includes(`master_port:${proxy.port}`) && /master_link_status:up/.test(info));
+      if (named && linked) return;
+      if (Date.now() > deadline) throw new Error(`The cluster did not move master ${master.port} behind its lagging proxy within 30 s.`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** `CLUSTER NODES` of a running node, parsed: port, role, link state and hash-slot ranges. */
@@ -165,7 +223,9 @@ export class RedisCluster {
       .filter((line) => line.trim() !== '')
       .map((line) => {
         const [, address = '', flags = '', , , , , link = '', ...slots] = line.split(' ');
-        const port = Number(/:(\d+)@/.exec(address)?.[1]);
+        const announced = Number(/:(\d+)@/.exec(address)?.[1]);
+        // A master behind a lagging proxy announces the proxy's port: name the server's own.
+        const port = this.proxies.find((proxy) => proxy.port === announced)?.target.port ?? announced;
         const ranges = slots
           .filter((range) => /^\d/.test(range))
           .map((range): [number, number] => {

@@ -7,7 +7,16 @@ import { baseline, clockSkew, rollingRestart, workerPause, workerSigkill } from 
 import { corruptEntries, crashLoop, slotMigration } from './hardening.js';
 import { storeModel } from './store-model.js';
 import { longHandlers, longHandlersRolling } from './long-handlers.js';
-import { clusterFailover, clusterFailoverDurable, sentinelFailover, sentinelFailoverDurable, sentinelFailoverLag, sentinelFailoverLagDurable } from './failover.js';
+import {
+  clusterFailover,
+  clusterFailoverDurable,
+  clusterFailoverLag,
+  clusterFailoverLagDurable,
+  sentinelFailover,
+  sentinelFailoverDurable,
+  sentinelFailoverLag,
+  sentinelFailoverLagDurable,
+} from './failover.js';
 
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
 export const ON_REQUEST: readonly Scenario[] = [storeModel];
@@ -37,4 +46,6 @@ export const SCENARIOS: readonly Scenario[] = [
   sentinelFailoverDurable,
   sentinelFailoverLag,
   sentinelFailoverLagDurable,
+  clusterFailoverLag,
+  clusterFailoverLagDurable,
 ];
