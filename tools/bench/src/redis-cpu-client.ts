@@ -23,6 +23,10 @@ export interface CpuPhase {
   count: number;
   /** Calls in flight (`schedule`, `cancel`) or items per call (`scheduleMany`, `cancelMany`). */
   width: number;
+  /** `store-due`: 0 stores every timeout due now; otherwise their due times spread evenly over this many ms, from `leadMs` on. */
+  dueOverMs: number;
+  /** `store-due` with `dueOverMs`: how far ahead the first timeout is due (time to store them all and start firing). */
+  leadMs: number;
 }
 
 /** Messages to a client. */
@@ -32,7 +36,7 @@ export type ToCpuClient = { type: 'prepare'; phase: CpuPhase } | { type: 'go' } 
 export type FromCpuClient =
   | { type: 'prepared' }
   | { type: 'progress'; fired: number }
-  | { type: 'done'; userUs: number; systemUs: number; elapsedMs: number }
+  | { type: 'done'; userUs: number; systemUs: number; elapsedMs: number; firstFireAt: number; lastFireAt: number }
   | { type: 'failed'; message: string };
 
 /** Every timeout of the non-firing phases is due this far ahead. */
@@ -59,11 +63,11 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-async function storeAll(timeouts: DurableTimeouts, topic: string, ids: readonly string[], delayMs: number): Promise<void> {
-  for (const batch of chunks(ids, 1_000)) {
+async function storeAll(timeouts: DurableTimeouts, topic: string, ids: readonly string[], at: (index: number) => number): Promise<void> {
+  for (const [c, batch] of chunks(ids, 1_000).entries()) {
     const results = await timeouts.scheduleMany(
       topic,
-      batch.map((id, i) => ({ id, delayMs, payload: payloadOf(i) })),
+      batch.map((id, i) => ({ id, at: at(c * 1_000 + i), payload: payloadOf(c * 1_000 + i) })),
     );
     const failed = results.find((r) => !r.ok);
     if (failed && !failed.ok) throw failed.error;
@@ -77,15 +81,21 @@ async function run(phase: CpuPhase): Promise<void> {
   // Connects and loads the scripts, so the phase is as warm as a long-running service.
   await timeouts.schedule(phase.topic, 'warm-up', { delayMs: AHEAD_MS });
   await timeouts.cancel(phase.topic, 'warm-up');
-  if (phase.kind === 'cancel' || phase.kind === 'cancelMany') await storeAll(timeouts, phase.topic, ids, AHEAD_MS);
-  if (phase.kind === 'store-due') await storeAll(timeouts, phase.topic, ids, 0);
+  const now = Date.now();
+  if (phase.kind === 'cancel' || phase.kind === 'cancelMany') await storeAll(timeouts, phase.topic, ids, () => now + AHEAD_MS);
+  if (phase.kind === 'store-due') {
+    const first = phase.dueOverMs > 0 ? now + phase.leadMs : now;
+    await storeAll(timeouts, phase.topic, ids, (i) => first + Math.floor((i * phase.dueOverMs) / phase.count));
+  }
   const firing = phase.kind === 'fire' ? new DurableTimeouts(options) : undefined;
   let fired = 0;
   let reported = 0;
+  let firstFireAt = 0;
   let lastFireAt = 0;
   firing?.handle(phase.topic, () => {
     fired++;
-    lastFireAt = performance.now();
+    lastFireAt = Date.now();
+    if (firstFireAt === 0) firstFireAt = lastFireAt;
   });
   const report = (): void => {
     if (fired > reported) void send({ type: 'progress', fired: fired - reported });
@@ -126,11 +136,10 @@ async function run(phase: CpuPhase): Promise<void> {
     case 'store-due':
       break;
   }
-  // A firing phase lasts until its last handler started (the harness's `finish` comes later).
-  const elapsedMs = (phase.kind === 'fire' ? lastFireAt : performance.now()) - started;
+  const elapsedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   await timeouts.stop({ drainMs: 0 });
-  await send({ type: 'done', userUs: cpu.user, systemUs: cpu.system, elapsedMs });
+  await send({ type: 'done', userUs: cpu.user, systemUs: cpu.system, elapsedMs, firstFireAt, lastFireAt });
 }
 
 if (process.send) {

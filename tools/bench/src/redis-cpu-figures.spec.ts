@@ -58,11 +58,18 @@ describe('Redis CPU figures', () => {
     const figure = phaseFigure('cancel', 2, { cpuSeconds: 0.0001, scriptUsec: 60, scriptCalls: 2, netInBytes: 400, netOutBytes: 20 }, { userUs: 10, systemUs: 10, elapsedMs: 1 });
     const text = renderRedisCpu({
       single: [figure],
-      cluster: { masters: [masterFigure('master 1', 1_000, { cpuSeconds: 0.02, scriptUsec: 0, scriptCalls: 0, netInBytes: 250_000, netOutBytes: 250_000 })], clients: 2, fires: 1_000, firesPerSec: 12_345, clientCpuUsPerFire: 80 },
+      cluster: [{
+        name: 'steady',
+        masters: [masterFigure('master 1', 1_000, { cpuSeconds: 0.02, scriptUsec: 0, scriptCalls: 0, netInBytes: 250_000, netOutBytes: 250_000 })],
+        clients: 2,
+        fires: 1_000,
+        firesPerSec: 12_345,
+        clientCpuUsPerFire: 80,
+      }],
     }, renderMarkdownTable);
     expect(text).toContain('| cancel | 2 | 50.0 | 30.0 | 1.000 | 200 | 10 | 10.0 | 2,000 | 20,000 |');
     expect(text).toContain('| master 1 | 1,000 | 0.02 | 20.0 | 500 | 50,000 |');
-    expect(text).toContain('12,345/s');
+    expect(text).toContain('steady, 2 firing processes: 1,000 fires at 12,345/s');
     expect(text).toMatch(/per Redis core \(derived\)/);
   });
 

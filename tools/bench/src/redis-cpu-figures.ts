@@ -194,11 +194,13 @@ export function renderMasters(masters: readonly MasterFigure[], render = renderT
 
 /** The cluster fire phase: per master, and the whole. */
 export interface ClusterFireFigure {
+  /** `backlog of 90,000 due at once, 64 slots`, ... */
+  name: string;
   masters: MasterFigure[];
   /** Client processes that fired. */
   clients: number;
   fires: number;
-  /** Fires a second this machine reached (Redis and clients sharing its cores). */
+  /** Fires a second this machine reached, first handler start to last (Redis and clients sharing its cores; a steady phase is paced by its due times). */
   firesPerSec: number;
   /** CPU of the firing processes per fire, microseconds. */
   clientCpuUsPerFire: number;
@@ -208,17 +210,17 @@ export interface ClusterFireFigure {
 export interface RedisCpuReport {
   /** Per-operation cost on one server. */
   single: PhaseFigure[];
-  cluster: ClusterFireFigure | null;
+  /** Cluster fire phases. */
+  cluster: ClusterFireFigure[];
 }
 
 /** Both tables and the cluster's totals, as text (`renderTable`) or Markdown (`renderMarkdownTable`). */
 export function renderRedisCpu(report: RedisCpuReport, render = renderTable): string {
   const parts = ['Redis CPU per operation, one server (INFO cpu over each phase / operations):', '', renderPhases(report.single, render)];
-  if (report.cluster) {
-    const c = report.cluster;
+  for (const c of report.cluster) {
     parts.push(
       '',
-      `Fires on a local cluster of ${c.masters.length} masters, ${c.clients} firing processes: ${formatNumber(c.fires)} fires at ${formatNumber(c.firesPerSec)}/s ` +
+      `Fires on a local cluster of ${c.masters.length} masters, ${c.name}, ${c.clients} firing processes: ${formatNumber(c.fires)} fires at ${formatNumber(c.firesPerSec)}/s ` +
         `reached on this machine (measured); client CPU ${formatNumber(c.clientCpuUsPerFire, 1)} µs per fire.`,
       '',
       renderMasters(c.masters, render),

@@ -15,6 +15,7 @@ import {
   type ClientCost,
   type MasterFigure,
   type PhaseFigure,
+  type ClusterFireFigure,
   type RedisCpuReport,
   type ServerSnapshot,
 } from './redis-cpu-figures.js';
@@ -126,7 +127,8 @@ async function runPhase(nodes: readonly Redis[], phases: readonly CpuPhase[], ex
       client: {
         userUs: done.reduce((sum, d) => sum + d.userUs, 0),
         systemUs: done.reduce((sum, d) => sum + d.systemUs, 0),
-        elapsedMs: Math.max(...done.map((d) => d.elapsedMs)),
+        // A firing phase lasts from its first handler start to its last (the harness's `finish` comes later).
+        elapsedMs: expectFires > 0 ? firingSpan(done) : Math.max(...done.map((d) => d.elapsedMs)),
       },
       fired: clients.reduce((sum, c) => sum + c.fired, 0),
     };
@@ -135,24 +137,48 @@ async function runPhase(nodes: readonly Redis[], phases: readonly CpuPhase[], ex
   }
 }
 
-/** The phases on one server: each kind of operation, single calls and batched. */
-function singlePhases(quick: boolean): { name: string; kind: CpuPhaseKind; count: number; width: number }[] {
+/** One phase on one server. */
+interface PhaseSpec {
+  name: string;
+  kind: CpuPhaseKind;
+  count: number;
+  width: number;
+  slots: number;
+  /** `fire`: 0 when every timeout is due before the engine starts, else the window their due times spread over. */
+  dueOverMs: number;
+}
+
+/** Time to store `count` timeouts before the first is due, at a pessimistic 10,000 a second, plus 2 s to start firing. */
+const leadFor = (count: number): number => 2_000 + count / 10;
+
+/** From the first handler start to the last, over every client that fired (epoch ms: comparable across processes). */
+function firingSpan(done: readonly { firstFireAt: number; lastFireAt: number }[]): number {
+  const fired = done.filter((d) => d.firstFireAt > 0);
+  return Math.max(...fired.map((d) => d.lastFireAt)) - Math.min(...fired.map((d) => d.firstFireAt));
+}
+
+/** The phases on one server: each kind of operation, single calls and batched; firing a backlog and at a steady rate. */
+function singlePhases(quick: boolean): PhaseSpec[] {
   const many = quick ? 10_000 : 50_000;
   const one = quick ? 2_000 : 10_000;
+  const steadyMs = quick ? 2_000 : 10_000;
+  const base = { slots: SINGLE_SLOTS, dueOverMs: 0 };
   return [
-    { name: 'schedule, 1 call in flight', kind: 'schedule', count: one, width: 1 },
-    { name: 'schedule, 1,000 calls in flight', kind: 'schedule', count: many, width: 1_000 },
-    { name: 'scheduleMany, 100 per call', kind: 'scheduleMany', count: many, width: 100 },
-    { name: 'cancel, 1 call in flight', kind: 'cancel', count: one, width: 1 },
-    { name: 'cancel, 1,000 calls in flight', kind: 'cancel', count: many, width: 1_000 },
-    { name: 'cancelMany, 100 per call', kind: 'cancelMany', count: many, width: 100 },
-    { name: 'fire (engine: claim + handler + ack)', kind: 'fire', count: many, width: 0 },
+    { ...base, name: 'schedule, 1 call in flight', kind: 'schedule', count: one, width: 1 },
+    { ...base, name: 'schedule, 64 in flight over 1,024 slots', kind: 'schedule', count: many, width: 64, slots: 1_024 },
+    { ...base, name: 'schedule, 1,000 calls in flight', kind: 'schedule', count: many, width: 1_000 },
+    { ...base, name: 'scheduleMany, 100 per call', kind: 'scheduleMany', count: many, width: 100 },
+    { ...base, name: 'cancel, 1 call in flight', kind: 'cancel', count: one, width: 1 },
+    { ...base, name: 'cancel, 1,000 calls in flight', kind: 'cancel', count: many, width: 1_000 },
+    { ...base, name: 'cancelMany, 100 per call', kind: 'cancelMany', count: many, width: 100 },
+    { ...base, name: 'fire a backlog (all due; claim + handler + ack)', kind: 'fire', count: many, width: 0 },
+    { name: 'fire at 5,000/s over 64 slots (steady)', kind: 'fire', count: (5_000 * steadyMs) / 1000, width: 0, slots: 64, dueOverMs: steadyMs },
   ];
 }
 
-/** Stores `count` due timeouts through one client process (not measured). */
-async function storeDue(target: RedisTarget, prefix: string, slots: number, count: number): Promise<void> {
-  const client = await CpuClient.prepare({ kind: 'store-due', target, prefix, topic: TOPIC, slots, count, width: 0 });
+/** Stores `count` timeouts, due now or spread over `dueOverMs`, through one client process (not measured). */
+async function storeDue(target: RedisTarget, prefix: string, slots: number, count: number, dueOverMs = 0): Promise<void> {
+  const client = await CpuClient.prepare({ kind: 'store-due', target, prefix, topic: TOPIC, slots, count, width: 0, dueOverMs, leadMs: leadFor(count) });
   try {
     client.send({ type: 'go' });
     await client.next('done');
@@ -169,8 +195,8 @@ async function measureSingle(quick: boolean, log: (line: string) => void): Promi
     const target: RedisTarget = { kind: 'single', host: server.host, port: server.port };
     for (const [index, spec] of singlePhases(quick).entries()) {
       const prefix = `cpu${index}`;
-      const phase: CpuPhase = { kind: spec.kind, target, prefix, topic: TOPIC, slots: SINGLE_SLOTS, count: spec.kind === 'fire' ? 0 : spec.count, width: spec.width };
-      if (spec.kind === 'fire') await storeDue(target, prefix, SINGLE_SLOTS, spec.count);
+      const phase: CpuPhase = { kind: spec.kind, target, prefix, topic: TOPIC, slots: spec.slots, count: spec.kind === 'fire' ? 0 : spec.count, width: spec.width, dueOverMs: 0, leadMs: 0 };
+      if (spec.kind === 'fire') await storeDue(target, prefix, spec.slots, spec.count, spec.dueOverMs);
       const { spent, client, fired } = await runPhase([admin], [phase], spec.kind === 'fire' ? spec.count : 0);
       const figure = phaseFigure(spec.name, spec.kind === 'fire' ? fired : spec.count, spent[0]!, client);
       figures.push(figure);
@@ -183,24 +209,36 @@ async function measureSingle(quick: boolean, log: (line: string) => void): Promi
   }
 }
 
-async function measureCluster(quick: boolean, log: (line: string) => void): Promise<RedisCpuReport['cluster']> {
+/** One cluster fire phase: `count` timeouts over `slots` slots, due at once (`dueOverMs` 0) or spread over `dueOverMs`. */
+async function clusterFire(
+  cluster: RedisCluster,
+  nodes: readonly Redis[],
+  spec: { name: string; prefix: string; slots: number; count: number; dueOverMs: number },
+  log: (line: string) => void,
+): Promise<ClusterFireFigure> {
+  const target: RedisTarget = { kind: 'cluster', nodes: cluster.startupNodes };
+  await storeDue(target, spec.prefix, spec.slots, spec.count, spec.dueOverMs);
+  const spread = await clusterSpread(nodes, spec.prefix, TOPIC, spec.slots);
+  log(`  ${spec.name}: ${spec.count} timeouts, ${spread.map((s) => `${s.node} ${s.slots} slots, ${s.timeouts}`).join('; ')}`);
+  const phase: CpuPhase = { kind: 'fire', target, prefix: spec.prefix, topic: TOPIC, slots: spec.slots, count: 0, width: 0, dueOverMs: 0, leadMs: 0 };
+  const { spent, client, fired } = await runPhase(nodes, Array.from({ length: CLUSTER_FIRING_CLIENTS }, () => phase), spec.count);
+  const left = await clusterSpread(nodes, spec.prefix, TOPIC, spec.slots);
+  if (left.some((s) => s.timeouts > 0)) throw new HarnessError('environment', `timeouts left pending after the cluster fire phase: ${left.map((s) => s.timeouts).join(', ')}`);
+  const masters = spread.map((s, i) => masterFigure(s.node, s.timeouts, spent[i]!));
+  log(`  ${fired} fired in ${(client.elapsedMs / 1000).toFixed(2)} s by ${CLUSTER_FIRING_CLIENTS} processes; masters' CPU ${snapshotSum(spent).cpuSeconds.toFixed(2)} s`);
+  return { name: spec.name, masters, clients: CLUSTER_FIRING_CLIENTS, fires: fired, firesPerSec: (fired * 1000) / client.elapsedMs, clientCpuUsPerFire: (client.userUs + client.systemUs) / fired };
+}
+
+/** A backlog due at once over 64 slots, then a steady rate over 256 slots (fewer fires per claim). */
+async function measureCluster(quick: boolean, log: (line: string) => void): Promise<ClusterFireFigure[]> {
   const cluster = await RedisCluster.start({ masters: 3 });
   try {
     const nodes = cluster.nodes.map((node) => node.client());
-    const target: RedisTarget = { kind: 'cluster', nodes: cluster.startupNodes };
-    const prefix = 'cpuc';
-    const count = quick ? 15_000 : 90_000;
-    await storeDue(target, prefix, CLUSTER_SLOTS, count);
-    const spread = await clusterSpread(nodes, prefix, TOPIC, CLUSTER_SLOTS);
-    log(`  ${count} due timeouts over ${CLUSTER_SLOTS} slots: ${spread.map((s) => `${s.node} ${s.slots} slots, ${s.timeouts}`).join('; ')}`);
-    const phases = Array.from({ length: CLUSTER_FIRING_CLIENTS }, (): CpuPhase => ({ kind: 'fire', target, prefix, topic: TOPIC, slots: CLUSTER_SLOTS, count: 0, width: 0 }));
-    const { spent, client, fired } = await runPhase(nodes, phases, count);
-    const left = await clusterSpread(nodes, prefix, TOPIC, CLUSTER_SLOTS);
-    if (left.some((s) => s.timeouts > 0)) throw new HarnessError('environment', `timeouts left pending after the cluster fire phase: ${left.map((s) => s.timeouts).join(', ')}`);
-    const masters = spread.map((s, i) => masterFigure(s.node, s.timeouts, spent[i]!));
-    const total = snapshotSum(spent);
-    log(`  ${fired} fired in ${(client.elapsedMs / 1000).toFixed(2)} s by ${CLUSTER_FIRING_CLIENTS} processes; masters' CPU ${total.cpuSeconds.toFixed(2)} s`);
-    return { masters, clients: CLUSTER_FIRING_CLIENTS, fires: fired, firesPerSec: (fired * 1000) / client.elapsedMs, clientCpuUsPerFire: (client.userUs + client.systemUs) / fired };
+    const steadyMs = quick ? 2_000 : 10_000;
+    return [
+      await clusterFire(cluster, nodes, { name: `backlog of ${quick ? '15,000' : '90,000'} due at once, ${CLUSTER_SLOTS} slots`, prefix: 'cpuc1', slots: CLUSTER_SLOTS, count: quick ? 15_000 : 90_000, dueOverMs: 0 }, log),
+      await clusterFire(cluster, nodes, { name: 'steady 6,000/s, 256 slots', prefix: 'cpuc2', slots: 256, count: (6_000 * steadyMs) / 1000, dueOverMs: steadyMs }, log),
+    ];
   } finally {
     await cluster.stop();
   }
