@@ -13,9 +13,8 @@ import {
   snapshotDelta,
   snapshotSum,
   type ClientCost,
-  type MasterFigure,
-  type PhaseFigure,
   type ClusterFireFigure,
+  type PhaseFigure,
   type RedisCpuReport,
   type ServerSnapshot,
 } from './redis-cpu-figures.js';
