@@ -24,7 +24,7 @@ export const USAGE = [
   '  --json FILE      write { runs: [...], idle: {...} } to FILE',
   '  --markdown FILE  write the result tables as Markdown to FILE',
   '  --profile DIR    CPU-profile the engine worker while it fires; write .cpuprofile files and a summary to DIR',
-  '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle, metrics, scheduling, durability',
+  '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle, metrics, scheduling, durability, redis-cpu',
 ].join('\n');
 
 /** Parses the command line (the part after the script). Throws with a usage hint on a bad argument. */

@@ -17,8 +17,10 @@ import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.
 import { measureSingleAdds } from './systems/bullmq.system.js';
 import { compareScheduling } from './scheduling-compare.js';
 import { measureDurabilityCost } from './durability-cost.js';
+import { measureRedisCpu } from './redis-cpu.js';
+import { renderRedisCpu } from './redis-cpu-figures.js';
 import { loadSystem } from './systems/index.js';
-import { formatNumber } from './table.js';
+import { formatNumber, renderMarkdownTable } from './table.js';
 import { METRICS_SYSTEMS, SYSTEM, type SystemKey } from './systems/names.js';
 import type { RedisTarget } from './systems/system.js';
 import { evaluateTargets } from './targets.js';
@@ -33,7 +35,7 @@ const log = (line: string): void => {
 let runCounter = 0;
 const nextPrefix = (): string => `bench${++runCounter}`;
 
-function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics' | 'scheduling' | 'durability'): boolean {
+function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics' | 'scheduling' | 'durability' | 'redis-cpu'): boolean {
   return options.only.length === 0 || options.only.includes(key);
 }
 
@@ -189,16 +191,19 @@ async function main(): Promise<void> {
     log('durability cost: schedule() without and with durability { replicas: 1 }, on a fresh primary with one replica');
     report.durability = await measureDurabilityCost(options.quick, nextPrefix, log);
   }
+  if (wants(options, 'redis-cpu')) report.redisCpu = await measureRedisCpu(options.quick, log);
 
   report.environment.push(`load average (1 / 5 / 15 min) before ${loadBefore}, after ${load()}`);
   const verdicts = evaluateTargets(report);
   console.log(`\n${renderTextReport(report, verdicts)}\n`);
+  if (report.redisCpu) console.log(`${renderRedisCpu(report.redisCpu)}\n`);
   if (options.jsonFile) {
     writeFileSync(options.jsonFile, `${JSON.stringify(toJsonReport(report), null, 2)}\n`);
     log(`JSON written to ${options.jsonFile}`);
   }
   if (options.markdownFile) {
-    writeFileSync(options.markdownFile, renderMarkdownReport(report, verdicts));
+    const redisCpu = report.redisCpu ? `\n${renderRedisCpu(report.redisCpu, renderMarkdownTable)}\n` : '';
+    writeFileSync(options.markdownFile, renderMarkdownReport(report, verdicts) + redisCpu);
     log(`Markdown written to ${options.markdownFile}`);
   }
   if (options.profileDir) printProfiles(options.profileDir, report);

@@ -22,18 +22,29 @@ export function usedMemory(infoText: string): number {
   return value;
 }
 
+/** One numeric field (`calls`, `usec`) per command of an `INFO commandstats` reply. */
+function commandField(infoText: string, name: 'calls' | 'usec'): Map<string, number> {
+  const values = new Map<string, number>();
+  const pattern = new RegExp(`(?:^|,)${name}=(\\d+)`);
+  for (const [field, value] of parseInfo(infoText)) {
+    if (!field.startsWith('cmdstat_')) continue;
+    const match = pattern.exec(value);
+    if (match) values.set(field.slice('cmdstat_'.length), Number(match[1]));
+  }
+  return values;
+}
+
 /**
  * Calls per command of an `INFO commandstats` reply (`cmdstat_zadd:calls=3,usec=...`). Redis counts
  * commands run inside Lua scripts here too, so this is the work Redis did, not the round trips.
  */
 export function commandCalls(infoText: string): Map<string, number> {
-  const calls = new Map<string, number>();
-  for (const [field, value] of parseInfo(infoText)) {
-    if (!field.startsWith('cmdstat_')) continue;
-    const match = /(?:^|,)calls=(\d+)/.exec(value);
-    if (match) calls.set(field.slice('cmdstat_'.length), Number(match[1]));
-  }
-  return calls;
+  return commandField(infoText, 'calls');
+}
+
+/** Microseconds spent per command of an `INFO commandstats` reply (a script's time includes its nested commands). */
+export function commandUsec(infoText: string): Map<string, number> {
+  return commandField(infoText, 'usec');
 }
 
 /** Calls per command between two `INFO commandstats` snapshots, leaving out the harness's own. */

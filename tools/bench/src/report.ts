@@ -1,4 +1,5 @@
 import type { DurabilityFigure } from './durability-cost.js';
+import type { RedisCpuReport } from './redis-cpu-figures.js';
 import type { SchedulingFigure } from './scheduling-compare.js';
 import type { LatenessSummary } from './stats.js';
 
@@ -70,6 +71,8 @@ export interface BenchReport {
   scheduling?: SchedulingFigure[];
   /** `schedule()` without and with the durability option, on a primary with one replica (`--only durability`). */
   durability?: DurabilityFigure[];
+  /** Redis CPU per scheduled, fired and cancelled timeout, and per fire on each cluster master (`--only redis-cpu`). */
+  redisCpu?: RedisCpuReport;
 }
 
 /** The row of a run that broke before it could measure anything: every figure null, nothing fired. */
