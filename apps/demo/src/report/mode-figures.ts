@@ -14,12 +14,10 @@ export interface PaymentTally {
   failed: number;
 }
 
-/** What one mode's run observed, before any counting. */
-export interface ModeRunRecord {
+/** What a mode's run and its figures both give: the counts taken while it ran. */
+interface ModeRunCounts {
   mode: DemoMode;
   ordersRequested: number;
-  /** Final `GET /orders/:id` of every created order; `undefined` when it could not be read. */
-  finalViews: (OrderView | undefined)[];
   createFailures: number;
   onTimePayments: PaymentTally;
   latePayments: PaymentTally;
@@ -30,12 +28,15 @@ export interface ModeRunRecord {
   durationMs: number;
 }
 
+/** What one mode's run observed, before any counting. */
+export interface ModeRunRecord extends ModeRunCounts {
+  /** Final `GET /orders/:id` of every created order; `undefined` when it could not be read. */
+  finalViews: (OrderView | undefined)[];
+}
+
 /** The figures the demo prints and writes with `--json`, for one mode. */
-export interface ModeFigures {
-  mode: DemoMode;
-  ordersRequested: number;
+export interface ModeFigures extends ModeRunCounts {
   created: number;
-  createFailures: number;
   /** Orders in CONFIRMED at the end. */
   paid: number;
   /** Orders in PAYMENT_TIMEOUT at the end. */
@@ -55,13 +56,6 @@ export interface ModeFigures {
   medianLatenessMs: number | null;
   /** Smallest lateness: negative means a timeout fired before its deadline. */
   minLatenessMs: number | null;
-  onTimePayments: PaymentTally;
-  latePayments: PaymentTally;
-  sigterms: number;
-  sigkills: number;
-  /** Instances that did not exit within the grace period after SIGTERM and were killed. */
-  forcedKills: number;
-  durationMs: number;
 }
 
 /** An empty payment tally. */
