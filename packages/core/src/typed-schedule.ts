@@ -15,7 +15,7 @@ export type TopicScheduleOptions<TTopics, K extends string> = unknown extends TT
         /** Data handed to the handler, of the topic's payload type; JSON, within the topic's `maxPayloadBytes`. */
         payload: TopicPayload<TTopics, K>;
         /** What to do when the id already exists (default `replace`); see `ScheduleIfExists`. */
-        ifExists?: ScheduleIfExists;
+        ifExists?: ScheduleIfExists | undefined;
       };
 
 /** One item of `scheduleMany` for topic `K` of a declaration: its id and `TopicScheduleOptions`. */

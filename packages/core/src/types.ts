@@ -30,9 +30,9 @@ export type ConnectionOptions =
 /** Retry backoff of a topic: exponential with full jitter, `min(capMs, baseMs * 2^(attempt-1))`. */
 export interface BackoffOptions {
   /** Delay before the first retry, before jitter. Default 1,000 ms. */
-  baseMs?: number;
+  baseMs?: number | undefined;
   /** Largest delay between two attempts. Default 300,000 ms (5 min). */
-  capMs?: number;
+  capMs?: number | undefined;
 }
 
 /** A topic's settings after defaults are applied and validated (see `DurableTimeouts.settings`). */
@@ -41,26 +41,26 @@ export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff'>> & { b
 /** Settings of one topic (a kind of timeout, e.g. `payment`). Every field has a default. */
 export interface TopicOptions {
   /** Number of slots the topic is sharded into; a power of two from 1 to 1024. Default 16. */
-  slots?: number;
+  slots?: number | undefined;
   /** How long a claimed timeout stays leased to one worker before another may fire it. Default 30,000 ms. */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
   /** Attempts before a timeout is dead-lettered (the first run counts). Default 16. */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** Retry backoff. */
-  backoff?: BackoffOptions;
+  backoff?: BackoffOptions | undefined;
   /** Most timeouts claimed from one slot by one claim. Default 100. */
-  batchSize?: number;
+  batchSize?: number | undefined;
   /** Most handlers of this topic running at once in this instance. Default 256. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Largest payload accepted by `schedule`, in bytes of its JSON text. Default 65,536 (64 KiB). */
-  maxPayloadBytes?: number;
+  maxPayloadBytes?: number | undefined;
   /**
    * Longest a handler may run (its lease is renewed meanwhile). Past it the delivery counts as
    * failed: `event.signal` is aborted with `HandlerTimeoutError`, the attempt is retried with
    * backoff (or dead-lettered on the last), and whatever the handler does next is ignored.
    * Checked every `leaseMs / 6`. Default 10 x `leaseMs` (300,000 ms with the default lease).
    */
-  maxRunMs?: number;
+  maxRunMs?: number | undefined;
 }
 
 /** Minimal logger the engine writes to. Messages name topic, id and attempt, never a payload. */
@@ -77,9 +77,9 @@ export interface TimeoutLogger {
  */
 export interface DurableTimeoutsOptions<TTopics = any> {
   /** How to reach Redis. Ignored when `store` is given. */
-  connection?: ConnectionOptions;
+  connection?: ConnectionOptions | undefined;
   /** Prefix of every Redis key the engine writes. Default `dt`. */
-  prefix?: string;
+  prefix?: string | undefined;
   /** The topics this instance may schedule and handle, with their settings. */
   // The second half lets `new DurableTimeouts({ topics: { payment: {} } })` infer the names.
   topics: Record<TopicName<TTopics>, TopicOptions> & Record<TTopics & string, TopicOptions>;
@@ -87,25 +87,25 @@ export interface DurableTimeoutsOptions<TTopics = any> {
    * Backstop sweep: every slot is claimed at least this often even when no notification arrived,
    * so a lost wake-up delays a timeout by at most this much. Default 60,000 ms.
    */
-  sweepIntervalMs?: number;
+  sweepIntervalMs?: number | undefined;
   /** How long `schedule`, `cancel` and `get` wait for Redis before failing with `RedisUnavailableError`. Default 1,000 ms. */
-  commandTimeoutMs?: number;
+  commandTimeoutMs?: number | undefined;
   /**
    * Replicated durability, opt-in: `schedule` and `cancel` resolve only once Redis' `WAIT`
    * confirms the write reached `replicas` replicas, so a failover cannot lose an acknowledged
    * call. Works on one server, Sentinel and Cluster connections (on a Cluster the WAIT goes to
    * the master that took the write). Costs one shared WAIT per connection and group of concurrent calls. Default off. See docs/RELIABILITY.md.
    */
-  durability?: DurabilityOptions;
+  durability?: DurabilityOptions | undefined;
   /**
    * How long `stop()` waits for running handlers before releasing their timeouts to other
    * instances, unless `stop({ drainMs })` says otherwise. From 0 to 3,600,000; default 10,000 ms.
    */
-  drainMs?: number;
+  drainMs?: number | undefined;
   /** Storage to use instead of Redis, e.g. `new MemoryTimeoutStore(clock)` in unit tests. */
-  store?: TimeoutStore;
+  store?: TimeoutStore | undefined;
   /** Where the engine logs. Default: `console`, without debug. Pass `null` to silence. */
-  logger?: TimeoutLogger | null;
+  logger?: TimeoutLogger | null | undefined;
 }
 
 /** When a timeout should fire: after `delayMs` (Redis server clock) or at an absolute time. Exactly one. */
@@ -116,7 +116,7 @@ export type ScheduleOptions<TPayload = JsonValue> = ScheduleTiming & {
   /** Data handed to the handler; must be JSON-serialisable and within the topic's `maxPayloadBytes`. */
   payload?: TPayload;
   /** What to do when the id already exists (default `replace`); see `ScheduleIfExists`. */
-  ifExists?: ScheduleIfExists;
+  ifExists?: ScheduleIfExists | undefined;
 };
 
 /** Result of `schedule`. */
@@ -223,7 +223,7 @@ export interface DeadLetter<TPayload = JsonValue> {
 /** Options of `stop`. */
 export interface StopOptions {
   /** How long to wait for running handlers before releasing their timeouts to other instances. Default: the instance's `drainMs` (10,000 ms). */
-  drainMs?: number;
+  drainMs?: number | undefined;
 }
 
 /** The options an instance runs with, every default filled in (`timeouts.settings`). */
@@ -322,13 +322,13 @@ export interface DurabilityOptions {
   /** Replicas that must have the write before the call resolves (1 or more). */
   replicas: number;
   /** Longest wait for the replicas, in ms (`WAIT`'s timeout). Default 500. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * When the replicas do not confirm in time (none connected, or lagging): `refuse` rejects the
    * call with `DurabilityUnconfirmedError` (the write stays on the primary; retrying is safe),
    * `warn` resolves it anyway and logs a warning (at most one every 10 s). Default `refuse`.
    */
-  onUnavailable?: 'refuse' | 'warn';
+  onUnavailable?: 'refuse' | 'warn' | undefined;
   /**
    * Also wait until the replicas wrote the write to their append-only file (`WAITAOF`, Redis
    * 7.2+), so that it survives a replica restarting too, not only a failover to it. A replica
@@ -336,5 +336,5 @@ export interface DurabilityOptions {
    * to match, and every replica needs `appendonly yes`. On a server without WAITAOF the store
    * falls back to `WAIT` and logs one warning. Default false (`WAIT`: the replicas' memory).
    */
-  aof?: boolean;
+  aof?: boolean | undefined;
 }

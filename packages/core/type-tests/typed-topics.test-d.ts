@@ -14,6 +14,10 @@ interface RideDeadline {
 type Topics = { payment: PaymentDeadline; ride: RideDeadline };
 
 declare const connection: string;
+
+// Options read from the environment may be undefined (exactOptionalPropertyTypes is on here).
+new DurableTimeouts({ connection: process.env.REDIS_URL, prefix: process.env.PREFIX, logger: undefined, topics: { payment: { slots: undefined } } });
+
 const typed = new DurableTimeouts<Topics>({ connection, topics: { payment: {}, ride: { slots: 4 } } });
 
 // A map of topics: payloads by topic, in and out.
