@@ -6,3 +6,4 @@ export { freePort } from './free-port.js';
 export { redisServerBinary, redisCliBinary, redisSentinelCommand } from './binary.js';
 export { HarnessError, type HarnessFailure } from './harness-error.js';
 export { waitFor, waitUntil } from './wait.js';
+export { monitorCommands, parseArgs, type CommandMonitor, type MonitoredCommand } from './monitor.js';

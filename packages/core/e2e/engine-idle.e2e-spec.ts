@@ -1,34 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
-import { RedisServer } from '@durable-timeout/redis-testing';
-import { connect } from 'node:net';
+import { monitorCommands, RedisServer } from '@durable-timeout/redis-testing';
 import { recordingLogger, uniquePrefix, engineSuite } from './fixtures/engine-helpers.js';
 
 // A server of its own: the command counter must see this engine's traffic only.
 let server: RedisServer;
 const rig = engineSuite(() => RedisServer.start(), (started) => (server = started));
 
-/**
- * Counts the commands clients send (MONITOR), leaving out those run inside scripts. A plain socket
- * reads the MONITOR stream: the client library's own monitor mode can lose track of its reply
- * queue when the stream starts while replies are still in flight.
- */
+/** Counts the commands clients send (MONITOR), leaving out those run inside scripts. */
 async function countCommands(windowMs: number): Promise<number> {
-  const socket = connect(server.port, server.host);
   let commands = 0;
-  let pending = '';
-  socket.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('latin1');
-    const lines = pending.split('\r\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) if (/^\+\d+\.\d+ \[\d+ (?!lua\])/.test(line)) commands++;
+  const monitor = await monitorCommands(server.port, server.host, ({ fromScript }) => {
+    if (!fromScript) commands++;
   });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  socket.write('MONITOR\r\n');
   await new Promise((resolve) => setTimeout(resolve, windowMs));
-  socket.destroy();
+  monitor.stop();
   return commands;
 }
 
