@@ -269,24 +269,16 @@ export const clusterFailoverDurable: Scenario = {
  * runs on a new cluster (one in the quick run, two in the full one).
  */
 async function clusterLagRun(name: string, context: RunContext, durability?: DurabilityOptions): Promise<ScenarioResult> {
-  const rounds = context.quick ? 1 : 2;
-  const results: ScenarioResult[] = [];
-  for (let round = 0; round < rounds; round++) {
+  return lagRounds(name, context, durability, async () => {
     const cluster = await RedisCluster.start({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: 1_000, lag: { delayMs: LAG_MS } });
-    try {
-      const failover = async (): Promise<FailoverTimes> => {
-        const killedAt = performance.now();
-        const { droppedBytes } = await cluster.killMaster(cluster.nodes[0]!);
-        await cluster.waitForFailover();
-        return { killedAt, promotedAt: performance.now(), droppedBytes };
-      };
-      // Without the option the lag loses acknowledged schedules by design: reported, not failed.
-      results.push(await failoverRun(name, context, { cluster: cluster.startupNodes }, 1, failover, { durability }));
-    } finally {
-      await cluster.stop();
-    }
-  }
-  return mergeRounds(name, results);
+    const failover = async (): Promise<FailoverTimes> => {
+      const killedAt = performance.now();
+      const { droppedBytes } = await cluster.killMaster(cluster.nodes[0]!);
+      await cluster.waitForFailover();
+      return { killedAt, promotedAt: performance.now(), droppedBytes };
+    };
+    return { connection: { cluster: cluster.startupNodes }, failover, stop: () => cluster.stop() };
+  });
 }
 
 /** `cluster-failover` with a master's replica 20 ms behind, the held replication dropped at the kill. */
@@ -335,15 +327,34 @@ async function sentinelRun(name: string, context: RunContext, durability?: Durab
  * failover, so each round runs on a new group (one in the quick run, two in the full one).
  */
 async function sentinelLagRun(name: string, context: RunContext, durability?: DurabilityOptions): Promise<ScenarioResult> {
+  return lagRounds(name, context, durability, async () => {
+    const group = await RedisSentinelGroup.start({ ...SENTINEL_GROUP, lag: { delayMs: LAG_MS } });
+    return { connection: group.connectionOptions(), failover: () => killAndPromote(group), stop: () => group.stop() };
+  });
+}
+
+/** A Redis set-up of one lag round: how to reach it, its one failover, and how to stop it. */
+interface LagRound {
+  connection: ConnectionOptions;
+  failover: () => Promise<FailoverTimes>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The rounds of a lag scenario: the lag lasts until the lagging node is killed, so each round
+ * starts a new set-up (one round in the quick run, two in the full one), runs one failover under
+ * load on it and stops it; the rounds' results are merged.
+ */
+async function lagRounds(name: string, context: RunContext, durability: DurabilityOptions | undefined, start: () => Promise<LagRound>): Promise<ScenarioResult> {
   const rounds = context.quick ? 1 : 2;
   const results: ScenarioResult[] = [];
   for (let round = 0; round < rounds; round++) {
-    const group = await RedisSentinelGroup.start({ ...SENTINEL_GROUP, lag: { delayMs: LAG_MS } });
+    const setup = await start();
     try {
       // Without the option the lag loses acknowledged schedules by design: reported, not failed.
-      results.push(await failoverRun(name, context, group.connectionOptions(), 1, () => killAndPromote(group), { durability }));
+      results.push(await failoverRun(name, context, setup.connection, 1, setup.failover, { durability }));
     } finally {
-      await group.stop();
+      await setup.stop();
     }
   }
   return mergeRounds(name, results);
