@@ -13,28 +13,45 @@ import { packedTarballs, type Tarballs } from './support/packs.js';
  * file on the default Node, on Node 22 and on Node 24.
  */
 const nestFixtures = [
-  { name: 'nest12-esm', label: '(a) Nest 12, ESM, TypeScript 6', format: 'esm', vmModules: true },
-  { name: 'nest11-cjs-classic', label: '(b) Nest 11, CommonJS, classic tsconfig (node10 resolution), TypeScript 5.0', format: 'commonjs', vmModules: false },
-  { name: 'nest11-cjs', label: '(c) Nest 11 as `nest new` generates it (CommonJS, nodenext), TypeScript 5.9', format: 'commonjs', vmModules: false },
+  { name: 'nest12-esm', label: '(a) Nest 12, ESM, TypeScript 6, ioredis 6', format: 'esm', vmModules: true, ioredis: 6 },
+  { name: 'nest11-cjs-classic', label: '(b) Nest 11, CommonJS, classic tsconfig (node10 resolution), TypeScript 5.0, ioredis 5', format: 'commonjs', vmModules: false, ioredis: 5 },
+  { name: 'nest11-cjs', label: '(c) Nest 11 as `nest new` generates it (CommonJS, nodenext), TypeScript 5.9, ioredis 6', format: 'commonjs', vmModules: false, ioredis: 6 },
 ] as const;
 
 let tarballs: Tarballs;
+
+/**
+ * The major version of the ioredis the project resolves, and how many copies the project and the
+ * given packages resolve (1: the packages share the project's, as a peer dependency makes them).
+ */
+async function ioredisOf(dir: string, packages: readonly string[]): Promise<{ major: number; copies: number }> {
+  const probe = `
+    const from = (name) => require.resolve('ioredis', { paths: [require.resolve(name + '/package.json')] });
+    const files = new Set([require.resolve('ioredis'), ...${JSON.stringify(packages)}.map(from)]);
+    console.log(JSON.stringify({ major: Number(require('ioredis/package.json').version.split('.')[0]), copies: files.size }));`;
+  const output = await runOrFail(process.execPath, ['-e', probe], dir);
+  return JSON.parse(output.trim().split('\n').pop()!) as { major: number; copies: number };
+}
 
 beforeAll(async () => {
   tarballs = await packedTarballs();
 }, 300_000);
 
-describe.each(nestFixtures)(`consumer $label on Node ${process.versions.node}`, ({ name, format, vmModules }) => {
+describe.each(nestFixtures)(`consumer $label on Node ${process.versions.node}`, ({ name, format, vmModules, ioredis }) => {
   const fixture = new ConsumerFixture(name);
 
   beforeAll(async () => {
     fixture.copyNestApp(format);
-    await fixture.install(tarballs);
+    await fixture.install({ '@durable-timeout/core': tarballs['@durable-timeout/core'], '@durable-timeout/nestjs': tarballs['@durable-timeout/nestjs'] });
   }, 300_000);
 
   it('compiles with tsc', async () => {
     await fixture.build();
   }, 120_000);
+
+  it(`runs on ioredis ${ioredis}, one copy shared by the application and the packages`, async () => {
+    expect(await ioredisOf(fixture.dir, ['@durable-timeout/core', '@durable-timeout/nestjs'])).toEqual({ major: ioredis, copies: 1 });
+  }, 30_000);
 
   it('boots against a real Redis: @OnTimeout fires, Terminus is up, bad input is a 400; Redis down: 503 with Retry-After, health down', async () => {
     const redis = await RedisServer.start();
@@ -74,14 +91,15 @@ describe.each(nestFixtures)(`consumer $label on Node ${process.versions.node}`, 
   }, 120_000);
 });
 
-describe(`consumer (d) plain Node, CommonJS require('@durable-timeout/core'), on Node ${process.versions.node}`, () => {
+describe(`consumer (d) plain Node, CommonJS require('@durable-timeout/core'), and the command line, on Node ${process.versions.node}`, () => {
   const fixture = new ConsumerFixture('node-cjs');
 
   beforeAll(async () => {
-    await fixture.install({ '@durable-timeout/core': tarballs['@durable-timeout/core'] });
+    await fixture.install({ '@durable-timeout/core': tarballs['@durable-timeout/core'], '@durable-timeout/cli': tarballs['@durable-timeout/cli'] });
   }, 300_000);
 
-  it('type-checks with tsc (checkJs against the CommonJS types)', async () => {
+  it('type-checks with tsc 7 (checkJs against the CommonJS types)', async () => {
+    expect(await runOrFail('npx', ['tsc', '--version'], fixture.dir)).toMatch(/Version 7\./);
     await fixture.build();
   }, 120_000);
 
@@ -101,6 +119,31 @@ describe(`consumer (d) plain Node, CommonJS require('@durable-timeout/core'), on
         { step: 'health', running: true, redisUp: true },
         { step: 'stopped', redisUnavailableError: 'function' },
       ]);
+    } finally {
+      await redis.stop();
+    }
+  }, 60_000);
+
+  it("gets ioredis 6 (the latest) as the core's peer dependency, one copy for the project, the core and the command line", async () => {
+    expect(await ioredisOf(fixture.dir, ['@durable-timeout/core', '@durable-timeout/cli'])).toEqual({ major: 6, copies: 1 });
+  }, 30_000);
+
+  it('runs the command line installed from its tarball by `npx durable-timeout`: --help, and the stats of what the project scheduled', async () => {
+    expect(await runOrFail('npx', ['durable-timeout', '--help'], fixture.dir)).toContain('Usage: durable-timeout [options] [command]');
+    const redis = await RedisServer.start();
+    try {
+      const schedule = `
+        const { DurableTimeouts } = require('@durable-timeout/core');
+        const timeouts = new DurableTimeouts({ connection: process.env.REDIS_URL, prefix: 'consumer-cli', topics: { payment: { slots: 4 } }, logger: null });
+        (async () => {
+          for (const id of ['order-1', 'order-2', 'order-3']) await timeouts.schedule('payment', id, { delayMs: 3600000 });
+          await timeouts.stop({ drainMs: 0 });
+        })();`;
+      await runOrFail(process.execPath, ['-e', schedule], fixture.dir, { REDIS_URL: redis.url });
+      const stats = await runOrFail('npx', ['durable-timeout', 'stats', '--json'], fixture.dir, { REDIS_URL: redis.url, DT_PREFIX: 'consumer-cli' });
+      // npx may print this machine's npm warnings first (output and errors are read together).
+      const json = stats.split('\n').filter((line) => !/^npm (warn|notice)/i.test(line)).join('\n');
+      expect(JSON.parse(json).topics).toEqual([expect.objectContaining({ topic: 'payment', pending: 3 })]);
     } finally {
       await redis.stop();
     }
@@ -130,7 +173,7 @@ describe('the dual-package hazard (one process loading both builds)', () => {
 
   async function probeIn(flags: string[]): Promise<Record<string, { exports: number; same: boolean; file: string }>> {
     const fixture = new ConsumerFixture('nest11-cjs');
-    await fixture.install(tarballs);
+    await fixture.install({ '@durable-timeout/core': tarballs['@durable-timeout/core'], '@durable-timeout/nestjs': tarballs['@durable-timeout/nestjs'] });
     // The packages only: the probe needs no sources of the project.
     const result = await run(process.execPath, [...flags, '-e', probe], fixture.dir);
     expect(result.code).toBe(0);

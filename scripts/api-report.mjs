@@ -6,7 +6,7 @@
 //   node scripts/api-report.mjs --update   rewrite the reports after an intended API change
 //                                          (npm run api:update), then commit them
 //
-// Needs the packages built (dist/esm/**/*.d.ts). Every package under packages/ that is not private
+// Needs the packages built (the declarations their `exports` name). Every package under packages/ that is not private
 // is covered, with every subpath of its `exports` (./package.json excepted): a new package or
 // subpath gets its report without a change here.
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const update = process.argv.includes('--update');
 
-/** Every entry point of every published package: { packageDir, subpath, reportName }. */
+/** Every entry point of every published package: { packageDir, packageName, subpath, dts, source, reportName }. */
 export function entryPoints() {
   const list = [];
   for (const name of readdirSync(`${root}packages`).sort()) {
@@ -26,9 +26,14 @@ export function entryPoints() {
     if (manifest.private || !manifest.exports) continue;
     for (const subpath of Object.keys(manifest.exports)) {
       if (subpath === './package.json') continue;
-      const entry = subpath === '.' ? 'index' : `${subpath.slice(2)}/index`;
       const reportName = subpath === '.' ? name : `${name}-${subpath.slice(2).replaceAll('/', '-')}`;
-      list.push({ packageDir, packageName: manifest.name, subpath, entry, reportName });
+      const target = manifest.exports[subpath];
+      // The ESM declarations of the entry point (a dual package's `import` condition, an ESM-only one's `types`).
+      const types = target.import?.types ?? target.types;
+      const built = types.replace(/^\.\//, '');
+      // The TypeScript source the declarations are built from: dist/[esm/]x/index.d.ts <- src/x/index.ts.
+      const source = `${packageDir}${built.replace(/^dist\/(?:esm\/)?/, 'src/').replace(/\.d\.ts$/, '.ts')}`;
+      list.push({ packageDir, packageName: manifest.name, subpath, dts: `${packageDir}${built}`, source, reportName });
     }
   }
   return list;
@@ -38,8 +43,7 @@ function run() {
   const changed = [];
   /** Names the root entry of each package exports: a subpath's API may use them without re-exporting them. */
   const rootExports = new Map();
-  for (const { packageDir, packageName, subpath, entry, reportName } of entryPoints()) {
-    const dts = `${packageDir}dist/esm/${entry}.d.ts`;
+  for (const { packageDir, packageName, subpath, dts, reportName } of entryPoints()) {
     if (!existsSync(dts)) throw new Error(`${dts} is missing: build first (npm run build)`);
     mkdirSync(`${packageDir}api`, { recursive: true });
     const config = ExtractorConfig.prepare({

@@ -1,20 +1,14 @@
-// Structure check of `npm test` (scripts/run-tests.mjs, step 0): no source file under
-// packages/*/src longer than MAX_LINES, so that each file keeps one role a reader can take in at
-// once. Specs (*.spec.ts, *.e2e-spec.ts) are left out: a spec's length follows what it covers.
-// Exits 1 and names each file over the limit, with what to do.
+// Structure step of `npm test` (scripts/run-tests.mjs, step 0): warns about each source file under
+// packages/*/src longer than MAX_LINES, with what to look at. A warning, not a failure: a file is
+// split where it has a seam (one role a file), never to meet a line count; one long file with one
+// job reads better than three short ones that call each other. Specs (*.spec.ts, *.e2e-spec.ts)
+// are left out: a spec's length follows what it covers. Exits 1 only when it cannot read the tree.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Most lines a source file may have. */
+/** Lines past which a source file gets a warning. */
 export const MAX_LINES = 350;
-
-/**
- * Files allowed over the limit for now, each with the reason. Keep this list short: a file comes
- * off it in the change that splits it.
- */
-/** @type {Map<string, string>} */
-export const ALLOWED = new Map();
 
 const SOURCE = /\.(?:[cm]?ts|[cm]?js|lua)$/;
 const TEST = /\.(?:spec|e2e-spec)\.[cm]?ts$/;
@@ -48,11 +42,11 @@ export function lineCount(text) {
   return text.endsWith('\n') ? newlines : newlines + 1;
 }
 
-/** The files of `root` over the limit and not allowed, each with its length. */
+/** The files of `root` over the limit, each with its length. */
 export function tooLong(root) {
   return sourceFiles(root)
     .map((file) => ({ file, lines: lineCount(readFileSync(join(root, file), 'utf8')) }))
-    .filter(({ file, lines }) => lines > MAX_LINES && !ALLOWED.has(file));
+    .filter(({ lines }) => lines > MAX_LINES);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -60,15 +54,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = process.argv[2] ?? fileURLToPath(new URL('../', import.meta.url));
   const over = tooLong(root);
   if (over.length === 0) {
-    console.log(`No source file under packages/*/src over ${MAX_LINES} lines${ALLOWED.size > 0 ? ` (${ALLOWED.size} allowed for now: ${[...ALLOWED.keys()].join(', ')})` : ''}.`);
+    console.log(`No source file under packages/*/src over ${MAX_LINES} lines.`);
   } else {
     for (const { file, lines } of over) {
-      console.error(
-        `${file}: ${lines} lines, over the limit of ${MAX_LINES}. Split it along a seam of what it does (one role a file: ` +
-          'e.g. the Redis store hands its connection, worker, operator and slot-migration calls to modules of their own), ' +
-          'not at an arbitrary line. Keep the public API as it is (npm run build && npm run api:check).',
+      console.warn(
+        `warning: ${file}: ${lines} lines, over ${MAX_LINES}. If it holds more than one role, split it where one ends ` +
+          '(a part that returns what happened to its owner), not at an arbitrary line; one file with one job may stay long.',
       );
     }
-    process.exit(1);
   }
 }

@@ -29,7 +29,7 @@ for (const profile of profiles) {
       const calls = [];
       for (let i = start; i < Math.min(count, start + 5_000); i++) {
         const id = profile.id(i);
-        calls.push(store.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { delayMs: 3_600_000 + (i % 1_000), payload: profile.payload(i) }));
+        calls.push(store.writes.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { delayMs: 3_600_000 + (i % 1_000), payload: profile.payload(i) }));
       }
       await Promise.all(calls);
     }

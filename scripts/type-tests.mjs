@@ -1,6 +1,6 @@
 // Type-level tests of the public API: `tsc -p` on each program below (nothing is emitted). A
 // program passes when it compiles: every `expectTypeOf` holds and every `@ts-expect-error` line
-// is an error. Needs the packages built (their published types are what is checked).
+// is an error; the scripts checked call what the packages publish. Needs the packages built (their published types are what is checked).
 // Writes `{ passed, failed }` (one per program) to TEST_RESULT_FILE for scripts/run-tests.mjs.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -12,6 +12,10 @@ const programs = [
   'packages/nestjs/type-tests',
   // The DurableTimeoutTopics augmentation changes the defaults of its whole program.
   'packages/nestjs/type-tests/registry',
+  // The same checks under the settings of a `nest new` project on TypeScript 5 (no strictFunctionTypes).
+  'packages/nestjs/type-tests/loose',
+  // The measuring scripts the docs name (plain ES modules no build compiles), against the published types.
+  'scripts/checked',
 ];
 
 let passed = 0;

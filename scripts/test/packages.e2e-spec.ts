@@ -15,6 +15,11 @@ const packages = [
   { name: '@durable-timeout/core', dir: 'packages/core', subpaths: ['.', './testing', './otel'] },
   { name: '@durable-timeout/nestjs', dir: 'packages/nestjs', subpaths: ['.', './admin', './terminus', './testing'] },
 ] as const;
+/** Every published package: the two libraries (dual ESM and CommonJS builds) and the command line (ESM only). */
+const published = [
+  ...packages.map(({ name, subpaths }) => ({ name, subpaths: subpaths as readonly string[], attwProfile: 'strict' })),
+  { name: '@durable-timeout/cli', subpaths: ['.'] as readonly string[], attwProfile: 'esm-only' },
+] as const;
 
 let tarballs: Tarballs;
 
@@ -50,18 +55,6 @@ describe.each(packages)('the $name tarball', ({ name, dir, subpaths }) => {
     expect(JSON.parse(fileOf(tarballs[name], 'dist/cjs/package.json'))).toEqual({ type: 'commonjs' });
   });
 
-  it('has a LICENSE equal to the repository one, and a README whose links are all absolute', () => {
-    expect(fileOf(tarballs[name], 'LICENSE')).toBe(readFileSync(`${repoRoot}LICENSE`, 'utf8'));
-    const readme = fileOf(tarballs[name], 'README.md');
-    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
-    expect(targets.length).toBeGreaterThan(0);
-    expect(targets.filter((target) => !/^https:\/\//.test(target))).toEqual([]);
-    for (const target of targets.filter((link) => link.startsWith('https://github.com/durable-timeout/durable-timeout/blob/main/'))) {
-      const path = target.slice('https://github.com/durable-timeout/durable-timeout/blob/main/'.length).split('#')[0]!;
-      expect({ target, exists: (() => { try { return readFileSync(`${repoRoot}${path}`).length > 0; } catch { return false; } })() }).toEqual({ target, exists: true });
-    }
-  });
-
   it('declares what a registry page and a bundler need: repository, homepage, bugs, keywords, sideEffects, engines, exports per module format', () => {
     const manifest = JSON.parse(fileOf(tarballs[name], 'package.json')) as Record<string, any>;
     expect(manifest).toMatchObject({
@@ -79,6 +72,20 @@ describe.each(packages)('the $name tarball', ({ name, dir, subpaths }) => {
     expect(Object.keys(manifest['exports'])).toEqual([...subpaths, './package.json']);
     for (const subpath of subpaths) expect(Object.keys(manifest['exports'][subpath])).toEqual(['module-sync', 'import', 'require']);
   });
+});
+
+describe.each(published)('the $name tarball, as every published package', ({ name, subpaths, attwProfile }) => {
+  it('has a LICENSE equal to the repository one, and a README whose links are all absolute', () => {
+    expect(fileOf(tarballs[name], 'LICENSE')).toBe(readFileSync(`${repoRoot}LICENSE`, 'utf8'));
+    const readme = fileOf(tarballs[name], 'README.md');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((target) => !/^https:\/\//.test(target))).toEqual([]);
+    for (const target of targets.filter((link) => link.startsWith('https://github.com/durable-timeout/durable-timeout/blob/main/'))) {
+      const path = target.slice('https://github.com/durable-timeout/durable-timeout/blob/main/'.length).split('#')[0]!;
+      expect({ target, exists: (() => { try { return readFileSync(`${repoRoot}${path}`).length > 0; } catch { return false; } })() }).toEqual({ target, exists: true });
+    }
+  });
 
   it('passes publint with nothing to report, suggestions included', async () => {
     const tarball = readFileSync(tarballs[name]);
@@ -86,10 +93,12 @@ describe.each(packages)('the $name tarball', ({ name, dir, subpaths }) => {
     expect(messages.map((message) => `${message.type}: ${formatMessage(message, pkg)}`)).toEqual([]);
   });
 
-  it('passes @arethetypeswrong/cli for every entry point and resolution mode (node10, node16 CJS and ESM, bundler)', async () => {
-    const result = await run(process.execPath, [`${repoRoot}node_modules/@arethetypeswrong/cli/dist/index.js`, tarballs[name], '--format', 'json'], repoRoot);
+  it('passes @arethetypeswrong/cli for every entry point and resolution mode (the libraries: node10, node16 CJS and ESM, bundler; the command line: ESM)', async () => {
+    const result = await run(process.execPath, [`${repoRoot}node_modules/@arethetypeswrong/cli/dist/index.js`, tarballs[name], '--format', 'json', '--profile', attwProfile], repoRoot);
     const report = JSON.parse(result.output.slice(result.output.indexOf('{'))) as { analysis: { problems: unknown[]; entrypoints: Record<string, unknown> } };
-    expect(report.analysis.problems).toEqual([]);
+    // An ESM-only package is not for require() before Node 20.19 (node10, node16-cjs): the esm-only profile skips those.
+    const skipped = attwProfile === 'esm-only' ? ['node10', 'node16-cjs'] : [];
+    expect(report.analysis.problems.filter((problem) => !skipped.includes((problem as { resolutionKind?: string }).resolutionKind ?? ''))).toEqual([]);
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([...subpaths, './package.json'].sort());
     expect(result.code).toBe(0);
   }, 60_000);
@@ -102,6 +111,35 @@ describe.each(packages)('the $name tarball', ({ name, dir, subpaths }) => {
     expect(result.output.split('\n').filter((line) => /^npm (warn|error|ERR!)/i.test(line) && !aboutTheMachine.test(line))).toEqual([]);
     expect(result.output).toContain(`${name}@`);
   }, 60_000);
+});
+
+describe('@durable-timeout/cli', () => {
+  const tarball = (): string => tarballs['@durable-timeout/cli'];
+
+  it('holds its build with declarations, README, LICENSE, CHANGELOG and package.json; no build leftovers, sources, maps or tests', () => {
+    const files = filesOf(tarball());
+    expect(files.filter((file) => !file.startsWith('dist/')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+    expect(files.filter((file) => /\.(tsbuildinfo|map|ts)$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+    expect(files.filter((file) => /\.spec\.|e2e-spec|fixture|__tests__|\/test\//.test(file))).toEqual([]);
+    const built = files.filter((file) => file.startsWith('dist/'));
+    for (const js of built.filter((file) => file.endsWith('.js'))) expect(built).toContain(js.replace(/\.js$/, '.d.ts'));
+    expect(fileOf(tarball(), 'dist/main.js').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('declares the durable-timeout command, its ESM entry point, and a caret range of the current core', () => {
+    const manifest = JSON.parse(fileOf(tarball(), 'package.json')) as Record<string, any>;
+    const core = JSON.parse(readFileSync(`${repoRoot}packages/core/package.json`, 'utf8')) as { version: string };
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      type: 'module',
+      bin: { 'durable-timeout': './dist/main.js' },
+      repository: { type: 'git', url: 'git+https://github.com/durable-timeout/durable-timeout.git', directory: 'packages/cli' },
+      engines: { node: expect.stringContaining('>=22') },
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
+      publishConfig: { access: 'public' },
+    });
+    expect(manifest['dependencies']['@durable-timeout/core']).toBe(`^${core.version}`);
+  });
 });
 
 describe('@durable-timeout/core', () => {

@@ -40,7 +40,7 @@ export async function checkStoreAgainstModel(open: ModelSubjectFactory, options:
       const subject = await open();
       try {
         await subject.store.init([{ name: TOPIC, slots }]);
-        await subject.store.claimLayout(TOPIC, slots);
+        await subject.store.layout.claimLayout(TOPIC, slots);
         await fc.asyncModelRun(() => ({ model: new StoreModel(slots), real: subject }), commands);
         operations += [...commands].length;
       } finally {

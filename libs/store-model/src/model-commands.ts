@@ -49,7 +49,7 @@ function ref(model: StoreModel, id: string): SlotRef {
 
 /** Reads `id` from the store and checks it against the model, adopting a due time only the store knows (a release or replay: its clock then). */
 async function checkGet(model: StoreModel, subject: ModelSubject, id: string, adoptDueAt = false): Promise<void> {
-  const actual = await subject.store.get(ref(model, id), id);
+  const actual = await subject.store.reads.get(ref(model, id), id);
   const entry = model.entries.get(id);
   if (adoptDueAt && entry && actual) entry.dueAt = model.later(actual.dueAt);
   const expected = model.expectedGet(id);
@@ -93,7 +93,7 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
           const now = await subject.store.now();
           const entry: StoreScheduleEntry = timing === 'delay' ? { delayMs: 3_600_000, payload: text } : { at: now + AT_OFFSETS[timing], payload: text };
           if (ifExists !== undefined) entry.ifExists = ifExists;
-          const result = await subject.store.schedule(ref(model, target), target, entry);
+          const result = await subject.store.writes.schedule(ref(model, target), target, entry);
           // A delay counts from the store clock at the call: somewhere between `now` and the clock after the answer.
           const requested = entry.at === undefined ? { min: now + 3_600_000, max: (await subject.store.now()) + 3_600_000 } : { min: entry.at, max: entry.at };
           same(`schedule(${target})`, result, model.scheduled(target, text, ifExists, requested, result));
@@ -113,7 +113,7 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
               if (item.ifExists !== undefined) entry.ifExists = item.ifExists;
               return { id: item.id, entry };
             });
-            const results = await subject.store.scheduleMany(ref(model, slotItems[0]!.id), entries);
+            const results = await subject.store.writes.scheduleMany(ref(model, slotItems[0]!.id), entries);
             entries.forEach(({ id: target, entry }, i) => {
               const result = results[i]!;
               if (result instanceof Error) throw result;
@@ -127,20 +127,20 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         const bySlot = new Map<number, string[]>();
         for (const target of targets) bySlot.set(model.slotOf(target), [...(bySlot.get(model.slotOf(target)) ?? []), target]);
         for (const slotIds of bySlot.values()) {
-          const results = await subject.store.cancelMany(ref(model, slotIds[0]!), slotIds);
+          const results = await subject.store.writes.cancelMany(ref(model, slotIds[0]!), slotIds);
           same(`cancelMany(${slotIds.join(', ')})`, results, slotIds.map((target) => model.cancel(target)));
         }
       }),
     ),
     id.map((target) =>
       command(`cancel(${target})`, async (model, subject) => {
-        same(`cancel(${target})`, await subject.store.cancel(ref(model, target), target), model.cancel(target));
+        same(`cancel(${target})`, await subject.store.writes.cancel(ref(model, target), target), model.cancel(target));
       }),
     ),
     id.map((target) => command(`get(${target})`, (model, subject) => checkGet(model, subject, target))),
     fc.record({ slot: fc.nat(7), limit: fc.integer({ min: 0, max: 4 }), lease: fc.constantFrom(...LEASES) }).map(({ slot, limit, lease }) =>
       command(`claim(slot ${slot}, limit ${limit}, lease ${lease})`, async (model, subject) => {
-        const result = await subject.store.claim({ topic: TOPIC, slot }, limit, lease, MODEL_EXPIRY);
+        const result = await subject.store.deliveries.claim({ topic: TOPIC, slot }, limit, lease, MODEL_EXPIRY);
         const expected = model.claim(slot, limit, lease, result);
         same(`claim(slot ${slot})`, { ...result, claimed: result.claimed.map(({ scheduledAt: _s, ...rest }) => rest) }, expected);
       }),
@@ -148,7 +148,7 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
     fc.record({ id, pick: fc.nat(3) }).map(({ id: target, pick }) =>
       command(`ack(${target}, token ${['current', 'older', 'newer', 'zero'][pick]})`, async (model, subject) => {
         const token = tokenOf(model, target, pick);
-        const result = await followForwards<AckResult>(model, target, (slot) => subject.store.ack(slot, target, token), (r) => (typeof r === 'object' ? r.forwardedTo : undefined));
+        const result = await followForwards<AckResult>(model, target, (slot) => subject.store.deliveries.ack(slot, target, token), (r) => (typeof r === 'object' ? r.forwardedTo : undefined));
         same(`ack(${target})`, result, model.ack(target, token));
       }),
     ),
@@ -159,7 +159,7 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         const result = await followForwards<RenewResult>(
           model,
           target,
-          async (slot) => (await subject.store.renewLeases(slot, [{ id: target, fencingToken: token, leaseMs: lease }]))[0]!,
+          async (slot) => (await subject.store.deliveries.renewLeases(slot, [{ id: target, fencingToken: token, leaseMs: lease }]))[0]!,
           (r) => (typeof r === 'object' && 'forwardedTo' in r ? r.forwardedTo : undefined),
         );
         same(`renewLeases(${target})`, result, model.renew(target, token, lease, before, result));
@@ -169,14 +169,14 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
       command(`fail(${target}, token ${pick}, retry in ${delay}, maxAttempts ${maxAttempts})`, async (model, subject) => {
         const token = tokenOf(model, target, pick);
         const failure = { error: `boom ${target}`, retryDelayMs: delay, maxAttempts };
-        const result = await followForwards<FailOutcome>(model, target, (slot) => subject.store.fail(slot, target, token, failure), (r) => (r.outcome === 'forwarded' ? r.slot : undefined));
+        const result = await followForwards<FailOutcome>(model, target, (slot) => subject.store.deliveries.fail(slot, target, token, failure), (r) => (r.outcome === 'forwarded' ? r.slot : undefined));
         same(`fail(${target})`, result, model.fail(target, token, failure.error, delay, maxAttempts, result));
       }),
     ),
     fc.record({ id, pick: fc.nat(3) }).map(({ id: target, pick }) =>
       command(`release(${target}, token ${pick})`, async (model, subject) => {
         const token = tokenOf(model, target, pick);
-        const result = await followForwards<ReleaseResult>(model, target, (slot) => subject.store.release(slot, [{ id: target, fencingToken: token }]), (r) => r.forwarded[0]?.slot);
+        const result = await followForwards<ReleaseResult>(model, target, (slot) => subject.store.deliveries.release(slot, [{ id: target, fencingToken: token }]), (r) => r.forwarded[0]?.slot);
         const released = model.release(target, token);
         same(`release(${target})`, result, { released: released ? 1 : 0, forwarded: [] });
         if (released) await checkGet(model, subject, target, true);
@@ -186,8 +186,8 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
       command(`replayDead(${target ?? 'all'})`, async (model, subject) => {
         const moved = model.replay(target === undefined ? undefined : [target]);
         let count = 0;
-        if (target === undefined) for (let slot = 0; slot < model.slots; slot++) count += await subject.store.replayDead({ topic: TOPIC, slot });
-        else count = await subject.store.replayDead(ref(model, target), [target]);
+        if (target === undefined) for (let slot = 0; slot < model.slots; slot++) count += await subject.store.reads.replayDead({ topic: TOPIC, slot });
+        else count = await subject.store.reads.replayDead(ref(model, target), [target]);
         same(`replayDead(${target ?? 'all'})`, count, moved.length);
         for (const replayed of moved) await checkGet(model, subject, replayed, true);
       }),
@@ -195,8 +195,8 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
     fc.option(id, { nil: undefined }).map((target) =>
       command(`purgeDead(${target ?? 'all'})`, async (model, subject) => {
         let count = 0;
-        if (target === undefined) for (let slot = 0; slot < model.slots; slot++) count += await subject.store.purgeDead({ topic: TOPIC, slot });
-        else count = await subject.store.purgeDead(ref(model, target), [target]);
+        if (target === undefined) for (let slot = 0; slot < model.slots; slot++) count += await subject.store.reads.purgeDead({ topic: TOPIC, slot });
+        else count = await subject.store.reads.purgeDead(ref(model, target), [target]);
         same(`purgeDead(${target ?? 'all'})`, count, model.purge(target === undefined ? undefined : [target]));
       }),
     ),
@@ -208,7 +208,7 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         model.slots = slots;
         const counts = { pending: 0, firing: 0, dead: 0 };
         for (let slot = 0; slot < 8; slot++) {
-          const stats = await subject.store.stats({ topic: TOPIC, slot });
+          const stats = await subject.store.reads.stats({ topic: TOPIC, slot });
           if (slot >= slots && stats.pending + stats.firing + stats.dead > 0) throw new Error(`slot ${slot} still holds timeouts after moving to ${slots} slots`);
           counts.pending += stats.pending;
           counts.firing += stats.firing;

@@ -3,16 +3,20 @@ import { RedisServer } from '@durable-timeout/redis-testing';
 import { EngineRig, nextEvent, uniquePrefix, waitUntil } from './fixtures/engine-helpers.js';
 import { buildCore, WorkerProcess } from './fixtures/worker-process.js';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
-import type { ClaimResult, SlotRef } from '../src/store/timeout-store.js';
+import type { ClaimResult, LeaseExpiryPolicy, SlotRef } from '../src/store/timeout-store.js';
 
 /** A Redis store that counts the claims that came back. */
 class ClaimCountingStore extends RedisTimeoutStore {
   claims = 0;
 
-  override async claim(slot: SlotRef, limit: number, leaseMs: number): Promise<ClaimResult> {
-    const result = await super.claim(slot, limit, leaseMs);
-    this.claims++;
-    return result;
+  constructor(...options: ConstructorParameters<typeof RedisTimeoutStore>) {
+    super(...options);
+    const claim = this.deliveries.claim.bind(this.deliveries);
+    this.deliveries.claim = async (slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> => {
+      const result = await claim(slot, limit, leaseMs, expiry);
+      this.claims++;
+      return result;
+    };
   }
 }
 

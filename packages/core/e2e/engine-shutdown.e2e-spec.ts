@@ -26,6 +26,7 @@ describe('stop({ drainMs })', () => {
     await timeouts.schedule('payment', 'order-1', { delayMs: 0 });
     await waitUntil(() => started, 5_000, 'handler started');
     let stopped = false;
+    const summary = nextEvent(timeouts, 'stopped');
     const stopping = timeouts.stop({ drainMs: 10_000 }).then(() => {
       stopped = true;
     });
@@ -36,6 +37,7 @@ describe('stop({ drainMs })', () => {
     finish();
     await stopping;
     expect(finished).toBe(true);
+    expect(await summary).toEqual({ drainMs: 10_000, handlersRunning: 1, handlersFinished: 1, handlersAborted: 0, handedBack: 0, tookMs: expect.any(Number) });
     expect(fired).toEqual(['order-1']);
     const reader = rig.open({ connection: server.url, prefix: uniquePrefixOf(timeouts), topics: { payment: {} } });
     expect(await reader.get('payment', 'order-1')).toBeNull();
@@ -70,9 +72,11 @@ describe('stop({ drainMs })', () => {
     await staying.start();
     const refired = nextEvent(staying, 'fired', (event) => event.id === 'order-1', 10_000);
     const stoppedAt = Date.now();
+    const summary = nextEvent(leaving, 'stopped');
     await leaving.stop({ drainMs: 200 });
     expect(aborted).toBe(true);
     expect(await released).toEqual({ topic: 'payment', count: 1 });
+    expect(await summary).toEqual({ drainMs: 200, handlersRunning: 1, handlersFinished: 0, handlersAborted: 1, handedBack: 1, tookMs: expect.any(Number) });
     await refired;
     expect(Date.now() - stoppedAt).toBeLessThan(leaseMs / 2);
     expect(attempts).toEqual([1]);

@@ -133,11 +133,11 @@ describe('changing the slot count of a topic', () => {
     expect(resumed).toMatchObject({ from: 16, to: 4 });
     const store = new RedisTimeoutStore({ connection: server.url, prefix });
     try {
-      expect(await store.readLayout('payment')).toEqual({ slots: 4 });
+      expect(await store.layout.readLayout('payment')).toEqual({ slots: 4 });
       let total = 0;
-      for (let slot = 0; slot < 16; slot++) total += (await store.stats({ topic: 'payment', slot })).pending;
+      for (let slot = 0; slot < 16; slot++) total += (await store.reads.stats({ topic: 'payment', slot })).pending;
       expect(total).toBe(500);
-      for (let slot = 4; slot < 16; slot++) expect((await store.stats({ topic: 'payment', slot })).pending).toBe(0);
+      for (let slot = 4; slot < 16; slot++) expect((await store.reads.stats({ topic: 'payment', slot })).pending).toBe(0);
     } finally {
       await store.close();
     }
@@ -148,13 +148,13 @@ describe('changing the slot count of a topic', () => {
     const prefix = uniquePrefix();
     const timeouts = rig.open({ connection: server.url, prefix, topics: { payment: { slots: 1 } }, commandTimeoutMs: 200 });
     await timeouts.schedule('payment', 'order-1', { delayMs: 60_000 });
-    await timeouts.store.markSlot({ topic: 'payment', slot: 0 }, { slots: 2, movingBucket: bucketOf('order-1') });
+    await timeouts.store.layout.markSlot({ topic: 'payment', slot: 0 }, { slots: 2, movingBucket: bucketOf('order-1') });
     const started = performance.now();
     await expect(timeouts.get('payment', 'order-1')).rejects.toThrow(TopicMigratingError);
     expect(performance.now() - started).toBeGreaterThanOrEqual(200);
     const waiting = timeouts.cancel('payment', 'order-1');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await timeouts.store.markSlot({ topic: 'payment', slot: 0 }, null);
+    await timeouts.store.layout.markSlot({ topic: 'payment', slot: 0 }, null);
     expect(await waiting).toBe('cancelled');
   });
 
@@ -162,7 +162,7 @@ describe('changing the slot count of a topic', () => {
     const prefix = uniquePrefix();
     const timeouts = rig.open({ connection: server.url, prefix, topics: { payment: { slots: 4 } } });
     await expect(timeouts.migrateSlots('payment', 12)).rejects.toThrow(/power of two/);
-    await timeouts.store.beginMigration('payment', 4, 8);
+    await timeouts.store.layout.beginMigration('payment', 4, 8);
     await expect(timeouts.migrateSlots('payment', 2)).rejects.toThrow(/already being moved from 4 to 8/);
     expect(await timeouts.migrateSlots('payment', 8)).toMatchObject({ from: 4, to: 8 });
   });

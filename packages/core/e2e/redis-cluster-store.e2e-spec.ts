@@ -57,15 +57,15 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
       await store.init([{ name: 'payment', slots: 16 }]);
       const now = await store.now();
       const ids = Array.from({ length: 64 }, (_, i) => `{order}:${i}`);
-      await Promise.all(ids.map((id) => store.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { at: now - 1, payload: `"${id}"` })));
+      await Promise.all(ids.map((id) => store.writes.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { at: now - 1, payload: `"${id}"` })));
       const fired: string[] = [];
       for (let slot = 0; slot < 16; slot++) {
-        const { claimed } = await store.claim({ topic: 'payment', slot }, 100, 60_000);
+        const { claimed } = await store.deliveries.claim({ topic: 'payment', slot }, 100, 60_000);
         for (const entry of claimed) {
           expect(entry.payload).toBe(`"${entry.id}"`);
           fired.push(entry.id);
         }
-        const acks = await store.ackMany({ topic: 'payment', slot }, claimed.map(({ id, fencingToken }) => ({ id, fencingToken })));
+        const acks = await store.deliveries.ackMany({ topic: 'payment', slot }, claimed.map(({ id, fencingToken }) => ({ id, fencingToken })));
         expect(acks.every((result) => result === 'acked')).toBe(true);
       }
       expect(fired.sort()).toEqual([...ids].sort());
@@ -84,24 +84,24 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
       const ids = Array.from({ length: 160 }, (_, i) => `burst-${i}`);
       const slotOfId = (id: string) => ({ topic: 'payment', slot: slotOf(id, 16) });
       // Every call below is made in one tick per step, so ioredis pipelines commands of all shards together.
-      await Promise.all(ids.map((id) => store.schedule(slotOfId(id), id, { at: now - 1, payload: '"b"' })));
-      const claims = await Promise.all(slots.map((slot) => store.claim(slot, 100, 60_000)));
+      await Promise.all(ids.map((id) => store.writes.schedule(slotOfId(id), id, { at: now - 1, payload: '"b"' })));
+      const claims = await Promise.all(slots.map((slot) => store.deliveries.claim(slot, 100, 60_000)));
       expect(claims.flatMap((claim) => claim.claimed.map((entry) => entry.id)).sort()).toEqual([...ids].sort());
       const firstHalf = claims.map((claim) => claim.claimed.slice(0, Math.ceil(claim.claimed.length / 2)));
-      const acked = await Promise.all(slots.map((slot, i) => store.ackMany(slot, firstHalf[i]!.map(({ id, fencingToken }) => ({ id, fencingToken })))));
+      const acked = await Promise.all(slots.map((slot, i) => store.deliveries.ackMany(slot, firstHalf[i]!.map(({ id, fencingToken }) => ({ id, fencingToken })))));
       expect(acked.flat().every((result) => result === 'acked')).toBe(true);
       const rest = claims.map((claim, i) => claim.claimed.slice(firstHalf[i]!.length));
-      const released = await Promise.all(slots.map((slot, i) => store.release(slot, rest[i]!.map(({ id, fencingToken }) => ({ id, fencingToken })))));
-      const again = await Promise.all(slots.map((slot) => store.claim(slot, 100, 60_000)));
+      const released = await Promise.all(slots.map((slot, i) => store.deliveries.release(slot, rest[i]!.map(({ id, fencingToken }) => ({ id, fencingToken })))));
+      const again = await Promise.all(slots.map((slot) => store.deliveries.claim(slot, 100, 60_000)));
       const failed = await Promise.all(
-        again.flatMap((claim, i) => claim.claimed.map((entry) => store.fail(slots[i]!, entry.id, entry.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 }))),
+        again.flatMap((claim, i) => claim.claimed.map((entry) => store.deliveries.fail(slots[i]!, entry.id, entry.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 }))),
       );
       expect(failed.every((outcome) => outcome.outcome === 'dead')).toBe(true);
-      const dead = await Promise.all(slots.map((slot) => store.listDead(slot, 0, 100)));
+      const dead = await Promise.all(slots.map((slot) => store.reads.listDead(slot, 0, 100)));
       expect(dead.flat()).toHaveLength(released.reduce((sum, result) => sum + result.released, 0));
-      const replayed = await Promise.all(slots.map((slot) => store.replayDead(slot)));
-      const purgedAfterClaim = await Promise.all(slots.map((slot) => store.purgeDead(slot)));
-      const stats = await Promise.all(slots.map((slot) => store.stats(slot)));
+      const replayed = await Promise.all(slots.map((slot) => store.reads.replayDead(slot)));
+      const purgedAfterClaim = await Promise.all(slots.map((slot) => store.reads.purgeDead(slot)));
+      const stats = await Promise.all(slots.map((slot) => store.reads.stats(slot)));
       expect(replayed.reduce((sum, count) => sum + count, 0)).toBe(dead.flat().length);
       expect(purgedAfterClaim.every((count) => count === 0)).toBe(true);
       expect(stats.reduce((sum, slotStats) => sum + slotStats.pending, 0)).toBe(dead.flat().length);
@@ -118,10 +118,13 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
     const wakes: Array<{ slot: number; dueAt: number }> = [];
     let resubscribed = 0;
     try {
+      // Connected before the first calls, so the short commandTimeoutMs above bounds the calls after
+      // the restart and not how long a cold cluster connection takes on a busy machine.
+      await Promise.all([store.connection.connect(), peer.connection.connect()]);
       const unsubscribe = await peer.subscribe(['payment'], (slot, dueAt) => wakes.push({ slot: slot.slot, dueAt }), () => resubscribed++);
       // Slots 0..15 live on all three masters: a wake-up from each reaches the one subscriber.
       for (let slot = 0; slot < 16; slot++) {
-        const { dueAt } = await store.schedule({ topic: 'payment', slot }, `before-${slot}`, { delayMs: 60_000, payload: 'null' });
+        const { dueAt } = await store.writes.schedule({ topic: 'payment', slot }, `before-${slot}`, { delayMs: 60_000, payload: 'null' });
         await waitUntil(() => wakes.some((wake) => wake.slot === slot && wake.dueAt === dueAt));
       }
       for (const node of own.nodes) await node.kill();
@@ -135,8 +138,10 @@ describe('RedisTimeoutStore on a Redis Cluster', () => {
       const sent: number[] = [];
       await waitUntil(async () => {
         try {
-          const at = (await store.now()) - 1 - sent.length;
-          sent.push((await store.schedule(slot, `after-${sent.length}`, { at, payload: 'null' })).dueAt);
+          // Earlier than every one sent before (the clock moves on between tries): only a new
+          // earliest due time publishes, so a later one would never be heard.
+          const at = Math.min((await store.now()) - 1, (sent.at(-1) ?? Infinity) - 1);
+          sent.push((await store.writes.schedule(slot, `after-${sent.length}`, { at, payload: 'null' })).dueAt);
         } catch {
           return false;
         }

@@ -40,7 +40,7 @@ function open(): RedisTimeoutStore {
 /** Schedules `ids` due already, in that order. */
 async function scheduleDue(ids: readonly string[]): Promise<void> {
   const now = await store.now();
-  for (const [i, id] of ids.entries()) await store.schedule(slot, id, { at: now - 100 + i, payload: JSON.stringify({ id }) });
+  for (const [i, id] of ids.entries()) await store.writes.schedule(slot, id, { at: now - 100 + i, payload: JSON.stringify({ id }) });
 }
 
 const keys = () => store.keys.slot(slot.topic, slot.slot);
@@ -62,41 +62,41 @@ describe('a claim that meets unreadable or missing data', () => {
     open();
     await scheduleDue(['first', 'bad', 'last']);
     await raw.hset(dataKey('bad'), 'bad', value);
-    const result = await store.claim(slot, 10, 60_000);
+    const result = await store.deliveries.claim(slot, 10, 60_000);
     expect(result.claimed.map((entry) => [entry.id, entry.attempt, entry.payload])).toEqual([
       ['first', 1, '{"id":"first"}'],
       ['last', 1, '{"id":"last"}'],
     ]);
     expect(result.incidents).toEqual([{ id: 'bad', kind: 'corrupt', attempts: 0, at: result.now, error: expect.stringMatching(/^corrupt stored entry: /) }]);
-    const dead = await store.get(slot, 'bad');
+    const dead = await store.reads.get(slot, 'bad');
     expect(dead).toMatchObject({ state: 'dead', attempt: 0, payload: value, lastError: result.incidents[0]!.error });
-    const [letter] = await store.listDead(slot, 0, 10);
+    const [letter] = await store.reads.listDead(slot, 0, 10);
     expect(letter).toMatchObject({ id: 'bad', lastError: result.incidents[0]!.error, payload: value, deadAt: result.now });
     // Nothing else was touched by the bad entry: the other two are acked as usual.
-    expect(await store.ackMany(slot, result.claimed)).toEqual(['acked', 'acked']);
-    expect((await store.claim(slot, 10, 60_000)).claimed).toEqual([]);
+    expect(await store.deliveries.ackMany(slot, result.claimed)).toEqual(['acked', 'acked']);
+    expect((await store.deliveries.claim(slot, 10, 60_000)).claimed).toEqual([]);
   });
 
   it('dead-letters a due id whose data is gone, and fires the rest', async () => {
     open();
     await scheduleDue(['a', 'gone', 'b']);
     await raw.hdel(dataKey('gone'), 'gone');
-    const result = await store.claim(slot, 10, 60_000);
+    const result = await store.deliveries.claim(slot, 10, 60_000);
     expect(result.claimed.map((entry) => entry.id)).toEqual(['a', 'b']);
     expect(result.incidents).toEqual([{ id: 'gone', kind: 'missing', attempts: 0, at: result.now, error: expect.stringMatching(/^missing stored entry/) }]);
-    expect(await store.get(slot, 'gone')).toMatchObject({ state: 'dead', payload: 'null' });
+    expect(await store.reads.get(slot, 'gone')).toMatchObject({ state: 'dead', payload: 'null' });
     expect(await raw.zscore(keys().due, 'gone')).toBeNull();
   });
 
   it('dead-letters a leased id whose data was lost or damaged when its lease expires, and never invents a due time', async () => {
     open();
     await scheduleDue(['lost', 'damaged', 'fine']);
-    const first = await store.claim(slot, 10, 100);
+    const first = await store.deliveries.claim(slot, 10, 100);
     expect(first.claimed).toHaveLength(3);
     await raw.hdel(dataKey('lost'), 'lost');
     await raw.hset(dataKey('damaged'), 'damaged', '7|{"no":"token"}');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const second = await store.claim(slot, 10, 60_000, RETRY_AT_ONCE);
+    const second = await store.deliveries.claim(slot, 10, 60_000, RETRY_AT_ONCE);
     expect(second.incidents.map((incident) => [incident.id, incident.kind])).toEqual([
       ['damaged', 'corrupt'],
       ['fine', 'lease_retried'],
@@ -105,15 +105,15 @@ describe('a claim that meets unreadable or missing data', () => {
     expect(second.claimed.map((entry) => [entry.id, entry.attempt])).toEqual([['fine', 2]]);
     expect(await raw.zscore(keys().due, 'lost')).toBeNull();
     expect(await raw.zscore(keys().due, 'damaged')).toBeNull();
-    expect(await store.get(slot, 'lost')).toMatchObject({ state: 'dead' });
-    expect(await store.get(slot, 'damaged')).toMatchObject({ state: 'dead', payload: '7|{"no":"token"}' });
+    expect(await store.reads.get(slot, 'lost')).toMatchObject({ state: 'dead' });
+    expect(await store.reads.get(slot, 'damaged')).toMatchObject({ state: 'dead', payload: '7|{"no":"token"}' });
   });
 
   it('keeps claiming the slot while a stored fencing counter is not a number', async () => {
     open();
     await scheduleDue(['t1']);
     await raw.set(keys().seq, 'not-a-number');
-    const { claimed } = await store.claim(slot, 10, 60_000);
+    const { claimed } = await store.deliveries.claim(slot, 10, 60_000);
     expect(claimed.map((entry) => entry.id)).toEqual(['t1']);
     expect(claimed[0]!.fencingToken).toBeGreaterThan(0);
   });
@@ -122,29 +122,29 @@ describe('a claim that meets unreadable or missing data', () => {
     open();
     await scheduleDue(['pending-bad']);
     await raw.hset(dataKey('pending-bad'), 'pending-bad', 'x,y|?');
-    const info = await store.get(slot, 'pending-bad');
+    const info = await store.reads.get(slot, 'pending-bad');
     expect(info).toMatchObject({ state: 'pending', attempt: 0, payload: 'x,y|?', lastError: expect.stringMatching(/^corrupt stored entry/) });
     await raw.zadd(keys().dead, 1, 'dead-bad');
     await raw.hset(dataKey('dead-bad'), 'dead-bad', '??');
     await raw.zadd(keys().dead, 2, 'dead-gone');
-    const letters = await store.listDead(slot, 0, 10);
+    const letters = await store.reads.listDead(slot, 0, 10);
     expect(letters.map((letter) => [letter.id, letter.payload])).toEqual([
       ['dead-bad', '??'],
       ['dead-gone', 'null'],
     ]);
-    expect(await store.replayDead(slot, ['dead-bad'])).toBe(1);
+    expect(await store.reads.replayDead(slot, ['dead-bad'])).toBe(1);
     // Replayed with its raw text as the payload: the engine sees a payload that is not JSON.
-    expect(await store.get(slot, 'dead-bad')).toMatchObject({ state: 'pending', payload: '??', attempt: 0 });
+    expect(await store.reads.get(slot, 'dead-bad')).toMatchObject({ state: 'pending', payload: '??', attempt: 0 });
   });
 
   it('refuses a failure record or a release for a damaged leased value, leaving it to the lease expiry', async () => {
     open();
     await scheduleDue(['f']);
-    const [claimed] = (await store.claim(slot, 10, 60_000)).claimed;
+    const [claimed] = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
     await raw.hset(dataKey('f'), 'f', `1,1,0,x${claimed!.fencingToken},5|{}`);
-    expect(await store.fail(slot, 'f', claimed!.fencingToken, { error: 'boom', retryDelayMs: 0, maxAttempts: 5 })).toEqual({ outcome: 'stale' });
-    expect(await store.release(slot, [claimed!])).toEqual({ released: 0, forwarded: [] });
-    expect(await store.get(slot, 'f')).toMatchObject({ state: 'firing' });
+    expect(await store.deliveries.fail(slot, 'f', claimed!.fencingToken, { error: 'boom', retryDelayMs: 0, maxAttempts: 5 })).toEqual({ outcome: 'stale' });
+    expect(await store.deliveries.release(slot, [claimed!])).toEqual({ released: 0, forwarded: [] });
+    expect(await store.reads.get(slot, 'f')).toMatchObject({ state: 'firing' });
   });
 });
 
@@ -152,30 +152,30 @@ describe('scheduling an id left in a broken state', () => {
   it('clears the lease of a leased id whose data was lost, so it is only pending (not recovered later with no due time)', async () => {
     open();
     await scheduleDue(['orphan']);
-    const { claimed } = await store.claim(slot, 10, 100);
+    const { claimed } = await store.deliveries.claim(slot, 10, 100);
     await raw.hdel(dataKey('orphan'), 'orphan');
-    const again = await store.schedule(slot, 'orphan', { delayMs: 60_000, payload: '"new"' });
+    const again = await store.writes.schedule(slot, 'orphan', { delayMs: 60_000, payload: '"new"' });
     expect(again.outcome).toBe('replaced_firing');
     expect(await raw.zscore(keys().lease, 'orphan')).toBeNull();
-    expect(await store.ack(slot, 'orphan', claimed[0]!.fencingToken)).toBe('stale');
+    expect(await store.deliveries.ack(slot, 'orphan', claimed[0]!.fencingToken)).toBe('stale');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const later = await store.claim(slot, 10, 60_000);
+    const later = await store.deliveries.claim(slot, 10, 60_000);
     expect(later.incidents).toEqual([]);
-    expect(await store.get(slot, 'orphan')).toMatchObject({ state: 'pending', dueAt: again.dueAt, payload: '"new"' });
+    expect(await store.reads.get(slot, 'orphan')).toMatchObject({ state: 'pending', dueAt: again.dueAt, payload: '"new"' });
   });
 
   it('clears the dead letter of an id whose data was lost', async () => {
     open();
     await raw.zadd(keys().dead, 1, 'ghost');
-    expect((await store.schedule(slot, 'ghost', { delayMs: 60_000, payload: '1' })).outcome).toBe('created');
+    expect((await store.writes.schedule(slot, 'ghost', { delayMs: 60_000, payload: '1' })).outcome).toBe('created');
     expect(await raw.zscore(keys().dead, 'ghost')).toBeNull();
-    expect(await store.listDead(slot, 0, 10)).toEqual([]);
+    expect(await store.reads.listDead(slot, 0, 10)).toEqual([]);
   });
 
   it('never acks a pending timeout with token 0, which would leave its id in due without data', async () => {
     open();
-    await store.schedule(slot, 'p', { delayMs: 60_000, payload: '1' });
-    expect(await store.ack(slot, 'p', 0)).toBe('stale');
+    await store.writes.schedule(slot, 'p', { delayMs: 60_000, payload: '1' });
+    expect(await store.deliveries.ack(slot, 'p', 0)).toBe('stale');
     expect(await raw.hget(dataKey('p'), 'p')).not.toBeNull();
   });
 });
@@ -188,14 +188,14 @@ describe('expired leases count as failed attempts', () => {
     const deliveries: number[] = [];
     let incidents: string[] = [];
     await waitUntil(async () => {
-      const result = await store.claim(slot, 10, 50, policy);
+      const result = await store.deliveries.claim(slot, 10, 50, policy);
       deliveries.push(...result.claimed.map((entry) => entry.attempt));
       incidents = incidents.concat(result.incidents.map((incident) => incident.kind));
       return incidents.includes('lease_dead');
     }, 10_000);
     expect(deliveries).toEqual([1, 2, 3]);
     expect(incidents).toEqual(['lease_retried', 'lease_retried', 'lease_dead']);
-    expect(await store.get(slot, 'poison')).toMatchObject({ state: 'dead', attempt: 3, lastError: LEASE_EXPIRED_ERROR });
+    expect(await store.reads.get(slot, 'poison')).toMatchObject({ state: 'dead', attempt: 3, lastError: LEASE_EXPIRED_ERROR });
   });
 });
 
@@ -209,8 +209,8 @@ describe('fencing tokens after Redis lost its last writes', () => {
       let tokens: number[] = [];
       const first = openOn();
       const claimOne = async (target: RedisTimeoutStore, id: string) => {
-        await target.schedule(slot, id, { at: (await target.now()) - 1, payload: '1' });
-        const [claimed] = (await target.claim(slot, 10, 60_000)).claimed;
+        await target.writes.schedule(slot, id, { at: (await target.now()) - 1, payload: '1' });
+        const [claimed] = (await target.deliveries.claim(slot, 10, 60_000)).claimed;
         tokens.push(claimed!.fencingToken);
         return claimed!;
       };
@@ -228,7 +228,7 @@ describe('fencing tokens after Redis lost its last writes', () => {
       copyFileSync(snapshot, `${snapshotServer.dir}/dump.rdb`);
       await snapshotServer.restart();
       const second = openOn();
-      expect(await second.get(slot, 'lost-0')).toBeNull();
+      expect(await second.reads.get(slot, 'lost-0')).toBeNull();
       await claimOne(second, 'after-restart');
       await second.close();
       expect(tokens[0]).toBeGreaterThan(handedBefore);

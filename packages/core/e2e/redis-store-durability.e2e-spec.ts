@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { RedisServer } from '@durable-timeout/redis-testing';
+import { RedisServer, waitForReplicaAcks } from '@durable-timeout/redis-testing';
 import { DurabilityUnconfirmedError } from '../src/store/durability-unconfirmed.error.js';
+import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
 import { InvalidOptionsError } from '../src/errors/invalid-options.error.js';
 import { DurableTimeouts } from '../src/durable-timeouts.js';
 import { EngineRig, recordingLogger, uniquePrefix } from './fixtures/engine-helpers.js';
@@ -12,10 +13,7 @@ const rig = new EngineRig();
 beforeAll(async () => {
   primary = await RedisServer.start();
   replica = await RedisServer.start({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
-  const probe = replica.client();
-  for (let i = 0; i < 200 && !/master_link_status:up/.test(await probe.info('replication')); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitForReplicaAcks(primary.client(), 'replication-probe', 1);
 }, 60_000);
 
 afterEach(async () => {
@@ -53,6 +51,44 @@ describe('durability: schedule and cancel confirmed on replicas', () => {
     const values = await Promise.all(keys.filter((key) => key.includes(':d:')).map((key) => onReplica.hkeys(key).catch(() => [])));
     expect(values.flat()).toContain('order-149');
     expect(await timeouts.cancel('payment', 'order-1')).toBe('cancelled');
+  });
+
+  it('a primary that refuses writes for want of replicas (min-replicas-to-write) fails calls with RedisUnavailableError, storing nothing', async () => {
+    const prefix = uniquePrefix();
+    const timeouts = rig.open({ connection: primary.url, prefix, commandTimeoutMs: 300, topics: { payment: { slots: 1 } }, logger: null });
+    await timeouts.schedule('payment', 'before', { delayMs: 60_000 });
+    const admin = primary.client();
+    // More good replicas than there are: Redis answers NOREPLICAS to the script's first write.
+    await admin.config('SET', 'min-replicas-to-write', '2');
+    try {
+      const error = await timeouts.schedule('payment', 'refused', { delayMs: 60_000 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RedisUnavailableError);
+      expect(error).toMatchObject({ operation: 'schedule', failover: true });
+      await expect(timeouts.cancel('payment', 'before')).rejects.toBeInstanceOf(RedisUnavailableError);
+    } finally {
+      await admin.config('SET', 'min-replicas-to-write', '0');
+    }
+    expect(await timeouts.get('payment', 'refused')).toBeNull();
+    expect((await timeouts.get('payment', 'before'))?.state).toBe('pending');
+  });
+
+  it('a URL that names a replica (a demoted primary) fails calls with RedisUnavailableError and reconnects with a backoff, not once per refused call', async () => {
+    const admin = replica.client();
+    const connectionsSoFar = async () => Number(/total_connections_received:(\d+)/.exec(await admin.info('stats'))?.[1]);
+    const before = await connectionsSoFar();
+    const started = performance.now();
+    const timeouts = rig.open({ connection: replica.url, prefix: uniquePrefix(), commandTimeoutMs: 300, topics: { payment: { slots: 1 } }, logger: null });
+    for (let call = 0; call < 8; call++) {
+      // Refused with READONLY until the deadline, or still waiting for the reconnect it caused: either
+      // way the call fails with RedisUnavailableError (failover set only in the first case).
+      await expect(timeouts.schedule('payment', `order-${call}`, { delayMs: 60_000 })).rejects.toBeInstanceOf(RedisUnavailableError);
+    }
+    const elapsedMs = performance.now() - started;
+    // Every refused script is sent again every 10-100 ms within commandTimeoutMs: once a reconnect
+    // per READONLY, that was a new connection for nearly every attempt. Backed off from 50 ms,
+    // doubling, the count grows with the log of the time spent (+1 first connection, +1 spare).
+    const allowed = 2 + Math.ceil(Math.log2(elapsedMs / 50 + 1));
+    expect((await connectionsSoFar()) - before).toBeLessThanOrEqual(allowed);
   });
 
   it('refuses with DurabilityUnconfirmedError when no replica confirms (the write stays on the primary), or warns under warn', async () => {

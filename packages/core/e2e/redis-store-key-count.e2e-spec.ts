@@ -93,41 +93,41 @@ describe('RedisTimeoutStore passes only the data buckets a call needs', () => {
     const now = await store.now();
     const [dueSoon, ...later] = idsInDistinctBuckets(21, 'order');
 
-    expect(await callsDuring(1, () => store.schedule(slot, dueSoon!, { at: now - 5, payload: '"soon"' }).then(() => undefined))).toEqual([
+    expect(await callsDuring(1, () => store.writes.schedule(slot, dueSoon!, { at: now - 5, payload: '"soon"' }).then(() => undefined))).toEqual([
       few('schedule', 4),
     ]);
     expect(
       await callsDuring(1, async () => {
-        await Promise.all(later.map((id) => store.schedule(slot, id, { at: now + 60_000, payload: 'null' })));
+        await Promise.all(later.map((id) => store.writes.schedule(slot, id, { at: now + 60_000, payload: 'null' })));
       }),
     ).toEqual([every('schedule', 4)]);
 
     let claimed: ClaimedTimeout[] = [];
     const firstClaim = await callsDuring(1, async () => {
-      claimed = (await store.claim(slot, 10, 60_000)).claimed;
+      claimed = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
     });
     expect(firstClaim).toEqual([every('claim', 5)]);
     expect(claimed.map((entry) => entry.id)).toEqual([dueSoon]);
 
-    expect(await callsDuring(1, async () => void (await store.claim(slot, 10, 60_000)))).toEqual([few('claim', 5)]);
-    expect(await callsDuring(1, async () => void (await store.ackMany(slot, claimed)))).toEqual([few('ackMany', 2)]);
+    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 10, 60_000)))).toEqual([few('claim', 5)]);
+    expect(await callsDuring(1, async () => void (await store.deliveries.ackMany(slot, claimed)))).toEqual([few('ackMany', 2)]);
 
     // A backlog: 20 due at once in 20 buckets. The claim with the 8 reported buckets finds ids
     // outside them and changes nothing, the claim with every bucket takes them.
     const backlog = idsInDistinctBuckets(40, 'late').slice(20);
     expect(
       await callsDuring(1, async () => {
-        await Promise.all(backlog.map((id) => store.schedule(slot, id, { at: now - 1, payload: 'null' })));
+        await Promise.all(backlog.map((id) => store.writes.schedule(slot, id, { at: now - 1, payload: 'null' })));
       }),
     ).toEqual([every('schedule', 4)]);
     const claimCalls = await callsDuring(2, async () => {
-      claimed = (await store.claim(slot, 20, 60_000)).claimed;
+      claimed = (await store.deliveries.claim(slot, 20, 60_000)).claimed;
     });
     expect(claimCalls).toEqual([few('claim', 5), every('claim', 5)]);
     expect(claimed.map((entry) => entry.id).sort()).toEqual([...backlog].sort());
-    expect(await callsDuring(1, async () => void (await store.ackMany(slot, claimed)))).toEqual([every('ackMany', 2)]);
+    expect(await callsDuring(1, async () => void (await store.deliveries.ackMany(slot, claimed)))).toEqual([every('ackMany', 2)]);
     // That batch was full: the next claim passes every bucket again.
-    expect(await callsDuring(1, async () => void (await store.claim(slot, 20, 60_000)))).toEqual([every('claim', 5)]);
+    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 20, 60_000)))).toEqual([every('claim', 5)]);
   });
 
   it('a claim whose reported buckets went stale (a peer scheduled ahead, a lease expired) still claims everything due, in order', async () => {
@@ -136,22 +136,22 @@ describe('RedisTimeoutStore passes only the data buckets a call needs', () => {
     const peer = open(prefix);
     const now = await store.now();
     const ids = idsInDistinctBuckets(30, 'ride');
-    await Promise.all(ids.slice(0, 10).map((id, i) => store.schedule(slot, id, { at: now + 60_000 + i, payload: 'null' })));
-    expect((await store.claim(slot, 10, 60_000)).claimed).toEqual([]);
+    await Promise.all(ids.slice(0, 10).map((id, i) => store.writes.schedule(slot, id, { at: now + 60_000 + i, payload: 'null' })));
+    expect((await store.deliveries.claim(slot, 10, 60_000)).claimed).toEqual([]);
 
     // Due now, in buckets the last claim did not report, scheduled by another store.
     const ahead = ids.slice(20, 23);
-    for (const [i, id] of ahead.entries()) await peer.schedule(slot, id, { at: now - 10 + i, payload: `"${id}"` });
-    const first = await store.claim(slot, 10, 150);
+    for (const [i, id] of ahead.entries()) await peer.writes.schedule(slot, id, { at: now - 10 + i, payload: `"${id}"` });
+    const first = await store.deliveries.claim(slot, 10, 150);
     expect(first.claimed.map((entry) => [entry.id, entry.payload])).toEqual(ahead.map((id) => [id, `"${id}"`]));
 
     // Their leases run out: the next claim needs their buckets to return them to due.
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const again = await store.claim(slot, 10, 60_000, { maxAttempts: 16, backoff: { baseMs: 0, capMs: 0 } });
+    const again = await store.deliveries.claim(slot, 10, 60_000, { maxAttempts: 16, backoff: { baseMs: 0, capMs: 0 } });
     expect(again.recovered).toBe(3);
     expect(again.claimed.map((entry) => [entry.id, entry.attempt])).toEqual(ahead.map((id) => [id, 2]));
-    expect(await store.ackMany(slot, again.claimed)).toEqual(['acked', 'acked', 'acked']);
-    expect(await store.get(slot, ahead[0]!)).toBeNull();
-    expect(await store.get(slot, ids[0]!)).toMatchObject({ state: 'pending', attempt: 0 });
+    expect(await store.deliveries.ackMany(slot, again.claimed)).toEqual(['acked', 'acked', 'acked']);
+    expect(await store.reads.get(slot, ahead[0]!)).toBeNull();
+    expect(await store.reads.get(slot, ids[0]!)).toMatchObject({ state: 'pending', attempt: 0 });
   });
 });

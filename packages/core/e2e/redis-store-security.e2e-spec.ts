@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { RedisCluster, RedisServer, waitUntil } from '@durable-timeout/redis-testing';
+import { makeTestCertificates, RedisCluster, RedisServer, waitUntil } from '@durable-timeout/redis-testing';
 import { migrateSlots } from '../src/engine/slot-migration.js';
 import { aclRulesFor } from '../src/store/redis-acl.js';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
@@ -16,7 +14,6 @@ import { TimeoutKeys } from '../src/store/timeout-keys.js';
 import type { SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
 import type { TimeoutLogger } from '../src/types.js';
 
-const run = promisify(execFile);
 const uniquePrefix = () => `t${randomUUID().slice(0, 8)}`;
 
 function recordingLogger(): TimeoutLogger & { warnings: string[] } {
@@ -33,26 +30,26 @@ async function exerciseStore(store: TimeoutStore, peer: TimeoutStore, slot: Slot
   const wakes: number[] = [];
   const unsubscribe = await peer.subscribe([slot.topic], (_slot, dueAt) => wakes.push(dueAt), () => undefined);
   try {
-    const { dueAt } = await store.schedule(slot, 'secure', { at: (await store.now()) - 1, payload: '{"a":1}' });
+    const { dueAt } = await store.writes.schedule(slot, 'secure', { at: (await store.now()) - 1, payload: '{"a":1}' });
     await waitUntil(() => wakes.includes(dueAt));
-    await store.schedule(slot, 'to-cancel', { delayMs: 60_000, payload: 'null' });
-    expect(await store.cancel(slot, 'to-cancel')).toBe('cancelled');
-    const [claimed] = (await store.claim(slot, 10, 60_000)).claimed;
+    await store.writes.schedule(slot, 'to-cancel', { delayMs: 60_000, payload: 'null' });
+    expect(await store.writes.cancel(slot, 'to-cancel')).toBe('cancelled');
+    const [claimed] = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
     expect(claimed).toMatchObject({ id: 'secure', payload: '{"a":1}' });
-    expect(await store.cancel(slot, 'secure')).toBe('firing');
-    expect((await store.fail(slot, 'secure', claimed!.fencingToken, { error: 'e', retryDelayMs: 0, maxAttempts: 1 })).outcome).toBe('dead');
-    expect(await store.listDead(slot, 0, 10)).toHaveLength(1);
-    expect(await store.replayDead(slot)).toBe(1);
-    const [again] = (await store.claim(slot, 10, 60_000)).claimed;
-    expect(await store.get(slot, 'secure')).toMatchObject({ state: 'firing', attempt: 1 });
-    expect(await store.ackMany(slot, [{ id: 'secure', fencingToken: again!.fencingToken }])).toEqual(['acked']);
-    expect(await store.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0 });
+    expect(await store.writes.cancel(slot, 'secure')).toBe('firing');
+    expect((await store.deliveries.fail(slot, 'secure', claimed!.fencingToken, { error: 'e', retryDelayMs: 0, maxAttempts: 1 })).outcome).toBe('dead');
+    expect(await store.reads.listDead(slot, 0, 10)).toHaveLength(1);
+    expect(await store.reads.replayDead(slot)).toBe(1);
+    const [again] = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
+    expect(await store.reads.get(slot, 'secure')).toMatchObject({ state: 'firing', attempt: 1 });
+    expect(await store.deliveries.ackMany(slot, [{ id: 'secure', fencingToken: again!.fencingToken }])).toEqual(['acked']);
+    expect(await store.reads.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0 });
     expect(await store.ping()).toBeGreaterThanOrEqual(0);
     // The registry of slot counts and a slot migration, with the same rules.
-    const { slots } = await store.claimLayout(slot.topic, 16);
-    await store.schedule({ topic: slot.topic, slot: slotOf('moved', slots), slots }, 'moved', { delayMs: 60_000, payload: '1' });
+    const { slots } = await store.layout.claimLayout(slot.topic, 16);
+    await store.writes.schedule({ topic: slot.topic, slot: slotOf('moved', slots), slots }, 'moved', { delayMs: 60_000, payload: '1' });
     expect(await migrateSlots(store, slot.topic, slots * 2)).toMatchObject({ from: slots, to: slots * 2 });
-    expect(await store.get({ topic: slot.topic, slot: slotOf('moved', slots * 2), slots: slots * 2 }, 'moved')).toMatchObject({ state: 'pending' });
+    expect(await store.reads.get({ topic: slot.topic, slot: slotOf('moved', slots * 2), slots: slots * 2 }, 'moved')).toMatchObject({ state: 'pending' });
   } finally {
     await unsubscribe();
   }
@@ -116,7 +113,7 @@ describe('RedisTimeoutStore with a least-privilege ACL user', () => {
     const intruder = new RedisTimeoutStore({ connection: confinedUrl, prefix: other, commandTimeoutMs: 2_000 });
     try {
       const slot = { topic: 'payment', slot: slotOf('victim', 16) };
-      await owner.schedule(slot, 'victim', { delayMs: 60_000, payload: '"secret"' });
+      await owner.writes.schedule(slot, 'victim', { delayMs: 60_000, payload: '"secret"' });
       const otherKeys = owner.keys.slot('payment', slot.slot);
       const ownKey = new TimeoutKeys(prefix);
       expect(await errorOf(user.flushall())).toMatch(/NOPERM/);
@@ -132,10 +129,10 @@ describe('RedisTimeoutStore with a least-privilege ACL user', () => {
       expect(await errorOf(user.publish(owner.keys.wakeChannel('payment'), '0:0'))).toMatch(/NOPERM/);
       expect(await errorOf(user.eval('return 1', 0))).toBe('');
       // The store of another prefix, opened with this user, can neither read nor cancel nor subscribe.
-      expect(await errorOf(intruder.get(slot, 'victim'))).toMatch(/NOPERM/);
-      expect(await errorOf(intruder.cancel(slot, 'victim'))).toMatch(/NOPERM/);
+      expect(await errorOf(intruder.reads.get(slot, 'victim'))).toMatch(/NOPERM/);
+      expect(await errorOf(intruder.writes.cancel(slot, 'victim'))).toMatch(/NOPERM/);
       expect(await errorOf(intruder.subscribe(['payment'], () => undefined, () => undefined))).toMatch(/NOPERM/);
-      expect((await owner.get(slot, 'victim'))!.payload).toBe('"secret"');
+      expect((await owner.reads.get(slot, 'victim'))!.payload).toBe('"secret"');
     } finally {
       await owner.close();
       await intruder.close();
@@ -192,24 +189,9 @@ describe('RedisTimeoutStore over TLS', () => {
   let ca: Buffer;
   let wrongCa: Buffer;
 
-  /** A CA, and a server certificate it signed for localhost / 127.0.0.1, made with the openssl CLI. */
-  async function makeCertificates(into: string): Promise<{ certFile: string; keyFile: string; caFile: string; wrongCaFile: string }> {
-    const file = (name: string) => join(into, name);
-    const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-    await run('openssl', ['req', '-x509', ...ecKey, '-keyout', file('ca.key'), '-out', file('ca.crt'), '-days', '2', '-subj', '/CN=durable-timeout test CA']);
-    await run('openssl', ['req', '-x509', ...ecKey, '-keyout', file('wrong-ca.key'), '-out', file('wrong-ca.crt'), '-days', '2', '-subj', '/CN=unrelated CA']);
-    await run('openssl', ['req', ...ecKey, '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=localhost']);
-    writeFileSync(file('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-    await run('openssl', [
-      'x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial',
-      '-out', file('server.crt'), '-days', '2', '-extfile', file('server.ext'),
-    ]);
-    return { certFile: file('server.crt'), keyFile: file('server.key'), caFile: file('ca.crt'), wrongCaFile: file('wrong-ca.crt') };
-  }
-
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dt-tls-'));
-    const files = await makeCertificates(dir);
+    const files = await makeTestCertificates(dir);
     server = await RedisServer.start({ tls: { certFile: files.certFile, keyFile: files.keyFile, caFile: files.caFile }, password: 'tls-secret' });
     ca = readFileSync(files.caFile);
     wrongCa = readFileSync(files.wrongCaFile);
@@ -274,7 +256,7 @@ describe('RedisTimeoutStore over TLS', () => {
         const error = await store.init([]).catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(RedisUnavailableError);
         expect((error as Error).message).toMatch(/certificate/i);
-        await expect(store.schedule({ topic: 'payment', slot: 0 }, 'x', { delayMs: 1_000, payload: 'null' })).rejects.toBeInstanceOf(
+        await expect(store.writes.schedule({ topic: 'payment', slot: 0 }, 'x', { delayMs: 1_000, payload: 'null' })).rejects.toBeInstanceOf(
           RedisUnavailableError,
         );
       }

@@ -36,7 +36,7 @@ describe('RedisTimeoutStore on one server', () => {
   it('never closes a connection it was given, but closes its own subscriber', async () => {
     const given = new Redis(server.url);
     const store = new RedisTimeoutStore({ connection: given, prefix: uniquePrefix() });
-    await store.schedule(slot, 'x', { delayMs: 60_000, payload: 'null' });
+    await store.writes.schedule(slot, 'x', { delayMs: 60_000, payload: 'null' });
     const unsubscribeLater = await store.subscribe(['payment'], () => undefined, () => undefined);
     expect(typeof unsubscribeLater).toBe('function');
     const clientsBefore = Number(/connected_clients:(\d+)/.exec(await given.info('clients'))![1]);
@@ -52,7 +52,7 @@ describe('RedisTimeoutStore on one server', () => {
     await store.ping();
     await store.close();
     await waitUntil(() => store.connection.status === 'end');
-    await expect(store.get(slot, 'x')).rejects.toThrow(/closed/);
+    await expect(store.reads.get(slot, 'x')).rejects.toThrow(/closed/);
   });
 
   it('warns once through the logger when the server has no append-only file', async () => {
@@ -106,10 +106,10 @@ describe('RedisTimeoutStore on one server', () => {
         wakes.push(`${woken.topic}:${woken.slot}`);
         if (wakes.length === 1) throw new Error('handler bug');
       }, () => undefined);
-      await store.schedule({ topic: 'payment', slot: 1 }, 'first', { delayMs: 60_000, payload: 'null' });
+      await store.writes.schedule({ topic: 'payment', slot: 1 }, 'first', { delayMs: 60_000, payload: 'null' });
       await waitUntil(() => logger.errors.length === 1);
       expect(logger.errors[0]).toMatch(/onWake.*handler bug/);
-      await store.schedule({ topic: 'payment', slot: 2 }, 'second', { delayMs: 60_000, payload: 'null' });
+      await store.writes.schedule({ topic: 'payment', slot: 2 }, 'second', { delayMs: 60_000, payload: 'null' });
       await waitUntil(() => wakes.length === 2);
       expect(wakes).toEqual(['payment:1', 'payment:2']);
       await unsubscribe();
@@ -136,7 +136,7 @@ describe('RedisTimeoutStore on one server', () => {
         const calls: Promise<unknown>[] = [];
         for (let i = start; i < start + 5_000; i++) {
           const id = `order-${String(i).padStart(6, '0')}`;
-          calls.push(store.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { delayMs: 60_000 + (i % 1_000), payload }));
+          calls.push(store.writes.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { delayMs: 60_000 + (i % 1_000), payload }));
         }
         await Promise.all(calls);
       }
@@ -162,23 +162,23 @@ describe('RedisTimeoutStore when Redis fails', () => {
     const paused = await RedisServer.start();
     const store = new RedisTimeoutStore({ connection: paused.url, prefix: uniquePrefix(), commandTimeoutMs });
     try {
-      await store.schedule(slot, 'before', { delayMs: 60_000, payload: 'null' });
-      await store.schedule(slot, 'cancelled-late', { delayMs: 60_000, payload: 'null' });
+      await store.writes.schedule(slot, 'before', { delayMs: 60_000, payload: 'null' });
+      await store.writes.schedule(slot, 'cancelled-late', { delayMs: 60_000, payload: 'null' });
       await paused.pause();
       const started = Date.now();
-      const error = await store.schedule(slot, 'during', { delayMs: 60_000, payload: 'null' }).catch((caught: unknown) => caught);
+      const error = await store.writes.schedule(slot, 'during', { delayMs: 60_000, payload: 'null' }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RedisUnavailableError);
       expect((error as RedisUnavailableError).operation).toBe('schedule');
-      await expect(store.cancel(slot, 'cancelled-late')).rejects.toBeInstanceOf(RedisUnavailableError);
-      await expect(store.get(slot, 'before')).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(store.writes.cancel(slot, 'cancelled-late')).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(store.reads.get(slot, 'before')).rejects.toBeInstanceOf(RedisUnavailableError);
       await expect(store.ping()).rejects.toBeInstanceOf(RedisUnavailableError);
       // Fail fast: within a small multiple of commandTimeoutMs (the calls above run one after another).
       expect(Date.now() - started).toBeLessThan(commandTimeoutMs * 4 + 2_000);
       await paused.resume();
-      expect((await store.get(slot, 'before'))!.state).toBe('pending');
+      expect((await store.reads.get(slot, 'before'))!.state).toBe('pending');
       // A call that timed out after it was sent may still take effect: the cancel ran on resume.
-      expect(await store.get(slot, 'cancelled-late')).toBeNull();
-      expect((await store.schedule(slot, 'after', { delayMs: 60_000, payload: 'null' })).outcome).toBe('created');
+      expect(await store.reads.get(slot, 'cancelled-late')).toBeNull();
+      expect((await store.writes.schedule(slot, 'after', { delayMs: 60_000, payload: 'null' })).outcome).toBe('created');
     } finally {
       await paused.resume();
       await store.close();
@@ -191,18 +191,18 @@ describe('RedisTimeoutStore when Redis fails', () => {
     const store = new RedisTimeoutStore({ connection: crashing.url, prefix: uniquePrefix(), commandTimeoutMs });
     try {
       const dueAt = (await store.now()) - 1;
-      await store.schedule(slot, 'survivor', { at: dueAt, payload: '"kept"' });
+      await store.writes.schedule(slot, 'survivor', { at: dueAt, payload: '"kept"' });
       await crashing.kill();
       await waitUntil(() => store.connection.status !== 'ready');
-      await expect(store.schedule(slot, 'lost', { delayMs: 1, payload: 'null' })).rejects.toBeInstanceOf(RedisUnavailableError);
-      await expect(store.get(slot, 'survivor')).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(store.writes.schedule(slot, 'lost', { delayMs: 1, payload: 'null' })).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(store.reads.get(slot, 'survivor')).rejects.toBeInstanceOf(RedisUnavailableError);
       // A worker call made while Redis is down waits for it instead of failing.
-      const claim = store.claim(slot, 10, 60_000);
+      const claim = store.deliveries.claim(slot, 10, 60_000);
       await crashing.restart();
       const { claimed } = await claim;
       expect(claimed.map((entry) => [entry.id, entry.payload, entry.dueAt])).toEqual([['survivor', '"kept"', dueAt]]);
-      expect(await store.get(slot, 'lost')).toBeNull();
-      expect(await store.ack(slot, 'survivor', claimed[0]!.fencingToken)).toBe('acked');
+      expect(await store.reads.get(slot, 'lost')).toBeNull();
+      expect(await store.deliveries.ack(slot, 'survivor', claimed[0]!.fencingToken)).toBe('acked');
     } finally {
       await store.close();
       await crashing.stop();
@@ -219,14 +219,14 @@ describe('RedisTimeoutStore when Redis fails', () => {
       await restarting.kill();
       await restarting.restart();
       await waitUntil(() => resubscribed === 1);
-      const { dueAt } = await store.schedule(slot, 'wake', { delayMs: 60_000, payload: 'null' });
+      const { dueAt } = await store.writes.schedule(slot, 'wake', { delayMs: 60_000, payload: 'null' });
       await waitUntil(() => wakes.includes(dueAt));
       // A longer outage: the subscriber gives up its connection and opens a new one, still once back.
       await restarting.kill();
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       await restarting.restart();
       await waitUntil(() => resubscribed === 2);
-      const { dueAt: earlier } = await store.schedule(slot, 'wake-2', { delayMs: 30_000, payload: 'null' });
+      const { dueAt: earlier } = await store.writes.schedule(slot, 'wake-2', { delayMs: 30_000, payload: 'null' });
       await waitUntil(() => wakes.includes(earlier));
       expect(resubscribed).toBe(2);
       await unsubscribe();

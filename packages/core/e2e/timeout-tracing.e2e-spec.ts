@@ -89,7 +89,7 @@ describe('tracing timeouts', () => {
     const store = new RedisTimeoutStore({ connection: server.url, prefix });
     try {
       for (const id of ['untraced', 'after-stop']) {
-        const stored = await store.get({ topic: 'payment', slot: slotOf(id, 1) }, id);
+        const stored = await store.reads.get({ topic: 'payment', slot: slotOf(id, 1) }, id);
         expect(stored!.payload.startsWith('"')).toBe(true);
       }
     } finally {

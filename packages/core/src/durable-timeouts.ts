@@ -1,4 +1,5 @@
 import type { TimeoutStore } from './store/timeout-store.js';
+import { RedisTimeoutStore } from './store/redis-timeout-store.js';
 import type {
   CancelManyResult, CancelResult, DeadLetter, DurableTimeoutsEvents, DurableTimeoutsOptions, DurableTimeoutsSettings, HealthSnapshot,
   ResolvedTopicOptions, ScheduleManyResult, ScheduleResult, StopOptions, TimeoutHandler, TimeoutInfo, TimeoutInterceptor, TopicSlotStats, TopicStats,
@@ -11,12 +12,12 @@ import { TimeoutsStoppedError } from './errors/timeouts-stopped.error.js';
 import { UnknownTopicError } from './errors/unknown-topic.error.js';
 import { errorMessages } from './errors/errors.messages.js';
 import { EventHub } from './engine/event-hub.js';
-import { SchedulingCalls } from './engine/scheduling-calls.js';
-import { TopicListings, type PageOptions } from './engine/topic-listings.js';
+import { TopicWrites } from './engine/topic-writes.js';
+import { TopicReads, type PageOptions } from './engine/topic-reads.js';
 import { engineContext, type EngineContext } from './engine/engine-context.js';
 import { engineMessages } from './engine/engine.messages.js';
 import { ServerClock } from './engine/server-clock.js';
-import { toError } from './engine/to-error.js';
+import { toError } from './support/to-error.js';
 import { TopicWorkers } from './engine/topic-workers.js';
 import { TopicLayouts } from './engine/topic-layouts.js';
 import { migrateSlots, type SlotMigrationOptions, type SlotMigrationReport } from './engine/slot-migration.js';
@@ -59,8 +60,8 @@ export class DurableTimeouts<TTopics = any> {
   private stopPromise: Promise<void> | undefined;
   private storeOpen = true;
   private readonly outage: StoreOutage;
-  private readonly scheduling: SchedulingCalls;
-  private readonly listings: TopicListings;
+  private readonly writes: TopicWrites;
+  private readonly reads: TopicReads;
 
   constructor(options: DurableTimeoutsOptions<TTopics>) {
     this.options = resolveOptions(options as DurableTimeoutsOptions);
@@ -69,10 +70,10 @@ export class DurableTimeouts<TTopics = any> {
     this.resolvedSettings = Object.freeze({ prefix, topics: Object.freeze(Object.fromEntries(topics)), sweepIntervalMs, commandTimeoutMs, drainMs });
     const configuredSlots = new Map([...topics].map(([topic, topicOptions]) => [topic, topicOptions.slots]));
     // The store may be replaced after a failed start: the layouts always use the current one.
-    this.layouts = new TopicLayouts(() => this.session.store, configuredSlots, commandTimeoutMs);
-    this.session = new StoreSession(this.options, () => this.layouts.init());
+    this.layouts = new TopicLayouts(() => this.session.store.layout, configuredSlots, commandTimeoutMs);
+    this.session = new StoreSession(this.options, () => this.openRedisStore(), () => this.layouts.init());
     this.events = new EventHub<DurableTimeoutsEvents>((event, error) => {
-      logger?.error(engineMessages.listenerThrew(String(event), toError(error).message), { event });
+      logger?.error(engineMessages.listenerThrew(String(event), toError(error, engineMessages.handlerThrewNonError).message), { event });
     });
     this.outage = new StoreOutage(logger, this.events);
     this.context = engineContext({
@@ -90,9 +91,8 @@ export class DurableTimeouts<TTopics = any> {
       running: () => this.lifecycle === 'running',
       stopping: () => this.lifecycle === 'stopping' || this.lifecycle === 'stopped',
     });
-    const initialised = () => this.session.init();
-    this.scheduling = new SchedulingCalls(this.context, initialised);
-    this.listings = new TopicListings(this.context, initialised);
+    this.writes = new TopicWrites(this.context);
+    this.reads = new TopicReads(this.context);
   }
 
   /** Registers the handler of a topic (one per topic per instance). Call before `start`; later works too. */
@@ -130,7 +130,7 @@ export class DurableTimeouts<TTopics = any> {
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
   async schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: TopicScheduleOptions<TTopics, K>): Promise<ScheduleResult> {
-    return this.scheduling.schedule(topic, this.usableTopic('schedule', topic).maxPayloadBytes, id, options);
+    return this.writes.schedule(topic, this.usableTopic('schedule', topic).maxPayloadBytes, id, options);
   }
 
   /**
@@ -143,7 +143,7 @@ export class DurableTimeouts<TTopics = any> {
    * exactly as for a `schedule` that timed out). Items of one slot are applied in the order given.
    */
   async scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly TopicScheduleManyItem<TTopics, K>[]): Promise<ScheduleManyResult[]> {
-    return this.scheduling.scheduleMany(topic, this.usableTopic('scheduleMany', topic).maxPayloadBytes, items);
+    return this.writes.scheduleMany(topic, this.usableTopic('scheduleMany', topic).maxPayloadBytes, items);
   }
 
   /**
@@ -153,8 +153,7 @@ export class DurableTimeouts<TTopics = any> {
    * invalid id, nothing sent for it; or the slot's call failed: `RedisUnavailableError`).
    */
   async cancelMany(topic: TopicName<TTopics>, ids: readonly string[]): Promise<CancelManyResult[]> {
-    this.usableTopic('cancelMany', topic);
-    return this.scheduling.cancelMany(topic, ids);
+    return this.writesFor('cancelMany', topic).cancelMany(topic, ids);
   }
 
   /**
@@ -162,38 +161,32 @@ export class DurableTimeouts<TTopics = any> {
    * nothing changed, it runs to the end), `not_found`.
    */
   async cancel(topic: TopicName<TTopics>, id: string): Promise<CancelResult> {
-    this.usableTopic('cancel', topic);
-    return this.scheduling.cancel(topic, id);
+    return this.writesFor('cancel', topic).cancel(topic, id);
   }
 
   /** Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not JSON reads as null. */
   async get<K extends TopicName<TTopics>>(topic: K, id: string): Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null> {
-    this.usableTopic('get', topic);
-    return this.listings.get(topic, id) as Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null>;
+    return this.readsFor('get', topic).get(topic, id) as Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null>;
   }
 
   /** Counts over all slots of a topic, and the age of its oldest overdue pending timeout. */
   async stats(topic: TopicName<TTopics>): Promise<TopicStats> {
-    this.usableTopic('stats', topic);
-    return this.listings.stats(topic);
+    return this.readsFor('stats', topic).stats(topic);
   }
 
   /** Dead letters of a topic, oldest first (default the first 100; `limit` up to 1,000, `offset + limit` up to 10,000). */
   async listDead<K extends TopicName<TTopics>>(topic: K, options: PageOptions = {}): Promise<DeadLetter<TopicPayload<TTopics, K>>[]> {
-    this.usableTopic('listDead', topic);
-    return this.listings.listDead(topic, options) as Promise<DeadLetter<TopicPayload<TTopics, K>>[]>;
+    return this.readsFor('listDead', topic).listDead(topic, options) as Promise<DeadLetter<TopicPayload<TTopics, K>>[]>;
   }
 
   /** Puts dead letters back as due now with attempts reset (all of the topic when `ids` is omitted). Returns how many. */
   async replayDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
-    this.usableTopic('replayDead', topic);
-    return this.listings.replayDead(topic, ids);
+    return this.readsFor('replayDead', topic).replayDead(topic, ids);
   }
 
   /** Deletes dead letters (all of the topic when `ids` is omitted). Returns how many. */
   async purgeDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
-    this.usableTopic('purgeDead', topic);
-    return this.listings.purgeDead(topic, ids);
+    return this.readsFor('purgeDead', topic).purgeDead(topic, ids);
   }
 
   /**
@@ -242,7 +235,7 @@ export class DurableTimeouts<TTopics = any> {
    * It resolves within `drainMs` plus `commandTimeoutMs`, whatever handlers or Redis do: the drain
    * waits only for handlers, and the one round trip that follows (releases, acks, failure records)
    * gets `commandTimeoutMs`. What Redis has not answered by then is left to lease expiry: those
-   * timeouts fire again after `leaseMs` (at least once, never lost).
+   * timeouts fire again after `leaseMs` (at least once, never lost). What it did: the `stopped` event.
    */
   async stop(options: StopOptions = {}): Promise<void> {
     if (this.stopPromise) return this.stopPromise;
@@ -285,8 +278,7 @@ export class DurableTimeouts<TTopics = any> {
 
   /** Counts of every slot of a topic (index = slot number): how evenly its timeouts spread. */
   async slotStats(topic: TopicName<TTopics>): Promise<TopicSlotStats[]> {
-    this.usableTopic('slotStats', topic);
-    return this.listings.slotStats(topic);
+    return this.readsFor('slotStats', topic).slotStats(topic);
   }
 
   /**
@@ -296,15 +288,14 @@ export class DurableTimeouts<TTopics = any> {
    * out, one claimed meanwhile shows as `firing`.
    */
   async listPending<K extends TopicName<TTopics>>(topic: K, options: PageOptions = {}): Promise<TimeoutInfo<TopicPayload<TTopics, K>>[]> {
-    this.usableTopic('listPending', topic);
-    return this.listings.listPending(topic, options) as Promise<TimeoutInfo<TopicPayload<TTopics, K>>[]>;
+    return this.readsFor('listPending', topic).listPending(topic, options) as Promise<TimeoutInfo<TopicPayload<TTopics, K>>[]>;
   }
 
   private async startPollers(): Promise<void> {
     try {
       await this.session.init();
       const handled = this.workers.topics;
-      await Promise.all(handled.map((topic) => this.layouts.ready(topic, true)));
+      await Promise.all(handled.map((topic) => this.layouts.recordLayout(topic)));
       if (handled.length > 0) await this.workers.subscribe(handled);
     } catch (error) {
       // Stopped meanwhile: the stop closed the store under this start, and it has nothing left to do.
@@ -324,18 +315,37 @@ export class DurableTimeouts<TTopics = any> {
    * close the store this instance opened, with a clean QUIT only in what is left of the hand-back's
    * budget.
    */
-  private async shutdown(drainMs: number): Promise<void> {
+  private async shutdown(drainMs: number, startedAt = performance.now()): Promise<void> {
     this.lifecycle = 'stopping';
-    const closeWithinMs = await this.workers.drain(drainMs, this.options.commandTimeoutMs);
+    const { closeWithinMs, ...drained } = await this.workers.drain(drainMs, this.options.commandTimeoutMs);
     this.storeOpen = !this.session.owned;
     await this.session.close(closeWithinMs, this.workers.takeUnsubscribers(), (error) => this.outage.failed(error, 'close'));
     this.lifecycle = 'stopped';
+    this.events.emit('stopped', { ...drained, tookMs: Math.round(performance.now() - startedAt) });
+  }
+
+  /** The Redis store of an instance given no `store`: opened here, and again after a failed start. */
+  private openRedisStore(): RedisTimeoutStore {
+    const { connection, prefix, commandTimeoutMs, logger, durability } = this.options;
+    return new RedisTimeoutStore({ connection, prefix, commandTimeoutMs, logger, ...(durability ? { durability } : {}) });
   }
 
   private topicOptions(topic: string): ResolvedTopicOptions {
     const options = typeof topic === 'string' ? this.options.topics.get(topic) : undefined;
     if (!options) throw new UnknownTopicError(String(topic), [...this.options.topics.keys()]);
     return options;
+  }
+
+  /** The engine's reads, for `operation` on `topic`, behind the one check of `usableTopic`. */
+  private readsFor(operation: string, topic: string): TopicReads {
+    this.usableTopic(operation, topic);
+    return this.reads;
+  }
+
+  /** The engine's writes by id, for `operation` on `topic`, behind the one check of `usableTopic`. */
+  private writesFor(operation: string, topic: string): TopicWrites {
+    this.usableTopic(operation, topic);
+    return this.writes;
   }
 
   /** The options of `topic`, for `operation`: throws `TimeoutsStoppedError` once stopping, `UnknownTopicError` for a topic not configured. */

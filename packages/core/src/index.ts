@@ -13,6 +13,7 @@ export type {
   ConnectionOptions,
   DeadLetter,
   DeadReason,
+  DrainSummary,
   DurableTimeoutsEvents,
   DurableTimeoutsOptions,
   DurableTimeoutsSettings,
@@ -41,7 +42,7 @@ export type {
 } from './types.js';
 export type { TopicName, TopicPayload, TopicsDeclaration } from './typed-topics.js';
 export type { TopicScheduleManyItem, TopicScheduleOptions } from './typed-schedule.js';
-export type { PageOptions } from './engine/topic-listings.js';
+export type { PageOptions } from './engine/topic-reads.js';
 export type * from './store/timeout-store.js';
 // The limits every store honours (part of the store port's contract).
 export { MAX_CLAIM, RECOVER_PER_CLAIM } from './store/timeout-store.js';
@@ -54,5 +55,6 @@ export { StoreClosedError } from './store/store-closed.error.js';
 export { SlotMovedError } from './store/slot-moved.error.js';
 export { SlotLockedError } from './store/slot-locked.error.js';
 export { slotOf } from './store/slot-of.js';
+export { CONNECTION_URL_FORMS, maskPassword, parseConnectionUrl } from './store/connection-url.js';
 export { LEASE_EXPIRED_ERROR, MAX_STORED_ERROR_LENGTH } from './store/stored-error.js';
 export { migrateSlots, type SlotMigrationOptions, type SlotMigrationProgress, type SlotMigrationReport } from './engine/slot-migration.js';

@@ -1,33 +1,16 @@
-import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState, TimeoutStore } from './store/timeout-store.js';
 import type { TopicName } from './typed-topics.js';
+import type { ConnectionOptions } from './store/connection-options.js';
 
-export type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState };
+export type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutState };
 
 /** Any JSON value: what a timeout's payload may hold. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /**
- * How the engine reaches Redis.
- *
- * - a URL (`redis://user:pass@host:6379/0`, `rediss://` for TLS);
- * - ioredis options for one server (`host`, `port`, `username`, `password`, `tls`, ...);
- * - ioredis Sentinel options, `{ sentinels: [{ host, port }, ...], name: 'mymaster', ... }`: the
- *   primary is asked of the sentinels and followed across failovers (validated: a typed
- *   `InvalidStoreOptionError` names bad input);
- * - `{ cluster: [...startup nodes], options? }` for a Redis Cluster;
- * - an existing ioredis `Redis` or `Cluster` instance. The engine never closes an instance it was
- *   given (close only what you open); it duplicates it for the connections it needs of its own
- *   (the subscriber) and closes those duplicates.
+ * Retry backoff of a topic: exponential with equal jitter, a uniform pick in `[d/2, d]` where
+ * `d = min(capMs, baseMs * 2^(attempt-1))` (half the delay is kept, so retries never bunch up at zero).
  */
-export type ConnectionOptions =
-  | string
-  | RedisOptions
-  | Redis
-  | Cluster
-  | { cluster: ClusterNode[]; options?: ClusterOptions };
-
-/** Retry backoff of a topic: exponential with full jitter, `min(capMs, baseMs * 2^(attempt-1))`. */
 export interface BackoffOptions {
   /** Delay before the first retry, before jitter. Default 1,000 ms. */
   baseMs?: number | undefined;
@@ -65,9 +48,19 @@ export interface TopicOptions {
 
 /** Minimal logger the engine writes to. Messages name topic, id and attempt, never a payload. */
 export interface TimeoutLogger {
+  /** Detail for tracing a problem; optional. */
   debug?(message: string, context?: Record<string, unknown>): void;
+  /** Normal operation worth seeing: leases handed back at stop, the store reachable again. */
   log(message: string, context?: Record<string, unknown>): void;
+  /**
+   * A problem the engine gets past by itself: an attempt that will be retried, a lost lease, Redis
+   * failing over, a risky Redis setting.
+   */
   warn(message: string, context?: Record<string, unknown>): void;
+  /**
+   * A problem that needs attention: a timeout dead-lettered, the store failing, an event listener
+   * that threw.
+   */
   error(message: string, context?: Record<string, unknown>): void;
 }
 
@@ -226,6 +219,28 @@ export interface StopOptions {
   drainMs?: number | undefined;
 }
 
+/**
+ * What a `stop()` did (the `stopped` event), for a log line or a metric: the engine logs nothing
+ * of it by itself. The Nest module logs it through the Nest logger.
+ */
+export interface DrainSummary {
+  /** The drain budget of this stop, ms. */
+  drainMs: number;
+  /** Handlers running in this instance when the stop began. */
+  handlersRunning: number;
+  /** Of those, the handlers that finished within `drainMs`. */
+  handlersFinished: number;
+  /** Handlers still running after `drainMs`: their `signal` was aborted and their timeouts handed back. */
+  handlersAborted: number;
+  /**
+   * Timeouts handed back as due now (no attempt spent) for another instance to fire: those of the
+   * aborted handlers and of claims that came back after the stop began (the `released` events).
+   */
+  handedBack: number;
+  /** How long the stop took, ms, closing the connections included. */
+  tookMs: number;
+}
+
 /** The options an instance runs with, every default filled in (`timeouts.settings`). */
 export interface DurableTimeoutsSettings {
   prefix: string;
@@ -293,6 +308,8 @@ export interface DurableTimeoutsEvents {
   stale: { topic: string; id: string; attempt: number; fencingToken: number };
   /** Timeouts handed back as due now on shutdown (no attempt spent). */
   released: { topic: string; count: number };
+  /** `stop()` finished: what its drain did and how long it took (emitted once, before `stop()` resolves). */
+  stopped: DrainSummary;
   /** Something failed outside a handler (Redis down, a script error); the engine keeps going. */
   error: { error: Error; topic?: string; operation: string };
   /**

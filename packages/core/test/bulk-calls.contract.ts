@@ -35,17 +35,17 @@ export function describeBulkCallsContract(name: string, makeContext: () => Promi
         { id: 'a', entry: { at: now + 2 * LONG, payload: '"a2"', ifExists: 'earlier' } },
         { id: 'a', entry: { at: now + 2 * LONG, payload: '"a3"', ifExists: 'later' } },
       ];
-      const results = await store.scheduleMany(slot, items);
+      const results = await store.writes.scheduleMany(slot, items);
       expect(results.map((result) => (result instanceof Error ? result.name : result.outcome))).toEqual(['created', 'created', 'kept', 'replaced']);
       expect(results[2]).toEqual({ outcome: 'kept', dueAt: now + LONG });
-      expect(await store.get(slot, 'a')).toMatchObject({ state: 'pending', dueAt: now + 2 * LONG, payload: '"a3"' });
-      expect(await store.get(slot, 'b')).toMatchObject({ state: 'pending', payload: '"b"' });
-      expect(await store.scheduleMany(slot, [])).toEqual([]);
+      expect(await store.reads.get(slot, 'a')).toMatchObject({ state: 'pending', dueAt: now + 2 * LONG, payload: '"a3"' });
+      expect(await store.reads.get(slot, 'b')).toMatchObject({ state: 'pending', payload: '"b"' });
+      expect(await store.writes.scheduleMany(slot, [])).toEqual([]);
     });
 
     it('keeps the order with single schedules of the same tick, and takes more items than one coalesced batch', async () => {
-      const single = store.schedule(slot, 'first', { delayMs: LONG, payload: '"single"' });
-      const many = store.scheduleMany(slot, [
+      const single = store.writes.schedule(slot, 'first', { delayMs: LONG, payload: '"single"' });
+      const many = store.writes.scheduleMany(slot, [
         { id: 'first', entry: { delayMs: LONG, payload: '"bulk"', ifExists: 'keep' } },
         ...Array.from({ length: 450 }, (_, i) => ({ id: `n-${i}`, entry: { delayMs: LONG + i, payload: String(i) } })),
       ]);
@@ -54,47 +54,47 @@ export function describeBulkCallsContract(name: string, makeContext: () => Promi
       expect(results).toHaveLength(451);
       expect(results[0]).toMatchObject({ outcome: 'kept' });
       expect(results.slice(1).every((result) => !(result instanceof Error) && result.outcome === 'created')).toBe(true);
-      expect((await store.stats(slot)).pending).toBe(451);
-      expect(await store.get(slot, 'n-449')).toMatchObject({ payload: '449' });
+      expect((await store.reads.stats(slot)).pending).toBe(451);
+      expect(await store.reads.get(slot, 'n-449')).toMatchObject({ payload: '449' });
     });
 
     it('cancels many: pending ones cancelled (data gone), firing ones left alone, unknown and dead ones not found', async () => {
       const ids = idsInDistinctBuckets(12, 'c');
-      await store.scheduleMany(slot, ids.map((id) => ({ id, entry: { delayMs: LONG, payload: '"x"' } })));
+      await store.writes.scheduleMany(slot, ids.map((id) => ({ id, entry: { delayMs: LONG, payload: '"x"' } })));
       const now = await store.now();
-      await store.schedule(slot, 'running', { at: now - 5, payload: 'null' });
-      await store.schedule(slot, 'buried', { at: now - 5, payload: 'null' });
-      const claimed = (await store.claim(slot, 10, LONG)).claimed;
+      await store.writes.schedule(slot, 'running', { at: now - 5, payload: 'null' });
+      await store.writes.schedule(slot, 'buried', { at: now - 5, payload: 'null' });
+      const claimed = (await store.deliveries.claim(slot, 10, LONG)).claimed;
       const buried = claimed.find((entry) => entry.id === 'buried')!;
-      await store.fail(slot, 'buried', buried.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 });
+      await store.deliveries.fail(slot, 'buried', buried.fencingToken, { error: 'x', retryDelayMs: 0, maxAttempts: 1 });
       // Twelve data buckets take the every-bucket path, three the few-bucket one.
-      const many = await store.cancelMany(slot, [...ids, 'running', 'buried', 'unknown', ids[0]!]);
+      const many = await store.writes.cancelMany(slot, [...ids, 'running', 'buried', 'unknown', ids[0]!]);
       expect(many).toEqual([...ids.map(() => 'cancelled'), 'firing', 'not_found', 'not_found', 'not_found']);
       for (const id of ids) {
-        expect(await store.get(slot, id)).toBeNull();
-        expect(await store.bucketIds(slot, bucketOf(id))).not.toContain(id);
+        expect(await store.reads.get(slot, id)).toBeNull();
+        expect(await store.layout.bucketIds(slot, bucketOf(id))).not.toContain(id);
       }
-      await store.scheduleMany(slot, ids.slice(0, 3).map((id) => ({ id, entry: { delayMs: LONG, payload: 'null' } })));
-      expect(await store.cancelMany(slot, ids.slice(0, 3))).toEqual(['cancelled', 'cancelled', 'cancelled']);
-      expect(await store.cancelMany(slot, [])).toEqual([]);
-      expect((await store.stats(slot)).pending).toBe(0);
+      await store.writes.scheduleMany(slot, ids.slice(0, 3).map((id) => ({ id, entry: { delayMs: LONG, payload: 'null' } })));
+      expect(await store.writes.cancelMany(slot, ids.slice(0, 3))).toEqual(['cancelled', 'cancelled', 'cancelled']);
+      expect(await store.writes.cancelMany(slot, [])).toEqual([]);
+      expect((await store.reads.stats(slot)).pending).toBe(0);
     });
 
     it('refuses only the items whose data bucket a slot migration is moving, and applies the others', async () => {
       const routed: SlotRef = { ...slot, slots: 16 };
       const [moving, other] = idsInDistinctBuckets(2, 'mv');
-      await store.markSlot(slot, { slots: 32, movingBucket: bucketOf(moving!) });
-      const scheduled = await store.scheduleMany(routed, [
+      await store.layout.markSlot(slot, { slots: 32, movingBucket: bucketOf(moving!) });
+      const scheduled = await store.writes.scheduleMany(routed, [
         { id: moving!, entry: { delayMs: LONG, payload: '1' } },
         { id: other!, entry: { delayMs: LONG, payload: '2' } },
       ]);
       expect(scheduled[0]).toMatchObject({ name: 'SlotLockedError', slots: 32 });
       expect(scheduled[1]).toMatchObject({ outcome: 'created' });
-      const cancelled = await store.cancelMany(routed, [moving!, other!]);
+      const cancelled = await store.writes.cancelMany(routed, [moving!, other!]);
       expect(cancelled[0]).toMatchObject({ name: 'SlotLockedError', slots: 32 });
       expect(cancelled[1]).toBe('cancelled');
-      await store.markSlot(slot, null);
-      expect(await store.get(routed, moving!)).toBeNull();
+      await store.layout.markSlot(slot, null);
+      expect(await store.reads.get(routed, moving!)).toBeNull();
     });
   });
 }

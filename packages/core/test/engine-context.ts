@@ -10,17 +10,22 @@ import type { TimeoutStore } from '../src/store/timeout-store.js';
  * unless `overrides` says otherwise.
  */
 export function engineContext(store: TimeoutStore, slots = 16, overrides: Partial<EngineContext> = {}): EngineContext {
+  const layouts = new TopicLayouts(() => store.layout, new Map([['payment', slots]]), 1_000);
   return {
     store,
+    writes: store.writes,
+    deliveries: store.deliveries,
+    reads: store.reads,
     events: new EventHub(() => undefined),
     logger: null,
     clock: new ServerClock(),
     interceptors: [],
-    layouts: new TopicLayouts(() => store, new Map([['payment', slots]]), 1_000),
+    layouts,
     sweepIntervalMs: 60_000,
     reportError: () => undefined,
     reportHealthy: () => undefined,
     storeOpen: true,
+    ensureInit: async (topic, writes) => (writes ? layouts.recordLayout(topic) : layouts.layoutRecorded(topic)),
     ...overrides,
   };
 }

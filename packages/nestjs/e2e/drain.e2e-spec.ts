@@ -24,6 +24,8 @@ interface ChildEvent {
 /** The fixture app in a child process, with its stdout events. */
 class ChildApp {
   readonly events: ChildEvent[] = [];
+  /** Nest's log lines (stdout lines that are not events). */
+  readonly logLines: string[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   private stderr = '';
 
@@ -32,7 +34,7 @@ class ChildApp {
       try {
         this.events.push(JSON.parse(line) as ChildEvent);
       } catch {
-        // Nest's own log lines
+        this.logLines.push(line);
       }
     });
     process.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
@@ -119,6 +121,14 @@ describe('SIGTERM mid-handler in a child-process Nest app (enableShutdownHooks)'
     expect(child.has('aborted', 'stuck')!.at - terminatedAt).toBeGreaterThanOrEqual(DRAIN_MS - 50);
     expect(exit.at - terminatedAt).toBeLessThan(DRAIN_MS + 5_000);
     expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+
+    // The drain told what it did through the Nest logger: once when it started, once when it ended; no payload.
+    const drainLines = child.logLines.filter((line) => /\[DurableTimeouts\].*(Shutting down|Drained)/.test(line));
+    expect(drainLines).toEqual([
+      expect.stringMatching(new RegExp(`Shutting down: no new timeouts are claimed; waiting up to ${DRAIN_MS} ms`)),
+      expect.stringMatching(/Drained in \d+ ms: 1 of 2 running handler\(s\) finished, 1 still running at drainMs had their signal aborted; 1 timeout\(s\) handed back/),
+    ]);
+    expect(child.logLines.join('\n')).not.toMatch(/durationMs|block/);
 
     // Released as due now: the standby fires it at once, not after the 60 s lease.
     const event = await waitFor('the standby instance to fire the released timeout', () => fired.find((e) => e.id === 'stuck'), LEASE_MS / 4);

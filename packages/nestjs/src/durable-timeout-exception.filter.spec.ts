@@ -3,7 +3,14 @@ import { Controller, Get, Param, Post, Query, type INestApplication } from '@nes
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { DurabilityUnconfirmedError, RedisUnavailableError, TimeoutsStoppedError } from '@durable-timeout/core';
+import * as core from '@durable-timeout/core';
+import { DurabilityUnconfirmedError, DurableTimeoutError, RedisUnavailableError, StoreClosedError, TimeoutsStoppedError, TopicMigratingError } from '@durable-timeout/core';
+import * as coreTesting from '@durable-timeout/core/testing';
+import * as nestAdmin from './admin/index.js';
+import { DURABLE_TIMEOUT_HTTP_ANSWERS, httpAnswerOf } from './durable-timeout-http-errors.js';
+import * as nest from './index.js';
+import * as nestTesting from './testing/index.js';
+import * as nestTerminus from './terminus/index.js';
 import { DurableTimeoutExceptionFilter } from './durable-timeout-exception.filter.js';
 import { DurableTimeoutTestingModule } from './testing/durable-timeout-testing.module.js';
 import { TimeoutScheduler } from './timeout.scheduler.js';
@@ -28,6 +35,16 @@ class OrdersController {
     throw new DurabilityUnconfirmedError('"schedule" was applied on the Redis primary but 0 of 1 replica(s) confirmed it', 'schedule', 1, 0);
   }
 
+  @Get('migrating')
+  migrating(): never {
+    throw new TopicMigratingError('payment', 32, 1000);
+  }
+
+  @Get('store-closed')
+  storeClosed(): never {
+    throw new StoreClosedError('The Redis timeout store was closed; create a new one.');
+  }
+
   @Get('stopping')
   stopping(): never {
     throw new TimeoutsStoppedError('Cannot call schedule(): this DurableTimeouts instance was stopped.');
@@ -38,6 +55,38 @@ class OrdersController {
 class SlowRetryFilter extends DurableTimeoutExceptionFilter {
   protected override readonly retryAfterSeconds = 30;
 }
+
+/** Every class exported by the entry points of the core and the Nest package whose instances are errors. */
+const EXPORTED_ERROR_CLASSES = [core, coreTesting, nest, nestAdmin, nestTerminus, nestTesting].flatMap((entry) =>
+  Object.entries(entry).filter(([, value]) => typeof value === 'function' && (value === Error || value.prototype instanceof Error)),
+);
+
+describe('the HTTP answer table of the errors', () => {
+  it('lists every exported error class, and every one extends DurableTimeoutError', () => {
+    expect(EXPORTED_ERROR_CLASSES.length).toBeGreaterThan(25);
+    const missing = EXPORTED_ERROR_CLASSES.filter(([, errorClass]) => !DURABLE_TIMEOUT_HTTP_ANSWERS.has(errorClass as never)).map(([name]) => name);
+    expect(missing).toEqual([]);
+    const foreign = EXPORTED_ERROR_CLASSES.filter(([, errorClass]) => errorClass !== DurableTimeoutError && !(errorClass.prototype instanceof DurableTimeoutError));
+    expect(foreign.map(([name]) => name)).toEqual([]);
+  });
+
+  it('marks the errors a retry resolves as retry and the bad request errors as bad-request', () => {
+    const answers = Object.fromEntries([...DURABLE_TIMEOUT_HTTP_ANSWERS].map(([errorClass, answer]) => [errorClass.name, answer]));
+    expect(Object.keys(answers).filter((name) => answers[name] === 'retry').sort()).toEqual(
+      ['DurabilityUnconfirmedError', 'RedisUnavailableError', 'StoreClosedError', 'TimeoutsStoppedError', 'TopicMigratingError'],
+    );
+    expect(Object.keys(answers).filter((name) => answers[name] === 'bad-request').sort()).toEqual(
+      ['InvalidDelayError', 'InvalidPayloadError', 'InvalidTimeoutIdError', 'PayloadTooLargeError'],
+    );
+  });
+
+  it("answers a subclass an application defines like its nearest listed ancestor, and nothing for others' errors", () => {
+    class SlowStoreError extends RedisUnavailableError {}
+    expect(httpAnswerOf(new SlowStoreError('slow', 'schedule'))).toBe('retry');
+    expect(httpAnswerOf(new Error('x'))).toBeUndefined();
+    expect(httpAnswerOf('x')).toBeUndefined();
+  });
+});
 
 describe('DurableTimeoutExceptionFilter', () => {
   let app: INestApplication | undefined;
@@ -89,6 +138,16 @@ describe('DurableTimeoutExceptionFilter', () => {
     const response = await request((await start('provider')).getHttpServer()).get('/stopping').expect(503);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.body.message).toMatch(/shutting down/);
+  });
+
+  it('answers 503 with Retry-After while a slot migration moves the slot, or the store is closed', async () => {
+    const server = (await start('provider')).getHttpServer();
+    const migrating = await request(server).get('/migrating').expect(503);
+    expect(migrating.headers['retry-after']).toBe('5');
+    expect(migrating.body.message).toMatch(/slot count/);
+    const closed = await request(server).get('/store-closed').expect(503);
+    expect(closed.headers['retry-after']).toBe('5');
+    expect(closed.body.message).toMatch(/shutting down/);
   });
 
   it('leaves other errors to Nest: an unknown topic is a bug of the application (500)', async () => {

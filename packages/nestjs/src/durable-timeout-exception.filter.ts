@@ -1,40 +1,30 @@
 import { ArgumentsHost, BadRequestException, Catch, HttpException, ServiceUnavailableException } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
-import {
-  DurabilityUnconfirmedError,
-  InvalidDelayError,
-  InvalidPayloadError,
-  InvalidTimeoutIdError,
-  PayloadTooLargeError,
-  RedisUnavailableError,
-  TimeoutsStoppedError,
-} from '@durable-timeout/core';
+import { DurableTimeoutError, TimeoutsStoppedError, StoreClosedError, TopicMigratingError } from '@durable-timeout/core';
 import { durableTimeoutMessages } from './durable-timeout.messages.js';
+import { errorClassesAnswering, httpAnswerOf } from './durable-timeout-http-errors.js';
 
 /** Seconds the `Retry-After` header of a 503 asks a client to wait, unless a subclass changes it. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-/** The errors `DurableTimeoutExceptionFilter` answers; any other error keeps Nest's usual handling. */
-export type DurableTimeoutHttpError =
-  | RedisUnavailableError
-  | DurabilityUnconfirmedError
-  | TimeoutsStoppedError
-  | InvalidTimeoutIdError
-  | InvalidDelayError
-  | InvalidPayloadError
-  | PayloadTooLargeError;
+/**
+ * The errors `DurableTimeoutExceptionFilter` answers: those `DURABLE_TIMEOUT_HTTP_ANSWERS` marks
+ * `retry` or `bad-request`. Any other error keeps Nest's usual handling.
+ */
+export type DurableTimeoutHttpError = DurableTimeoutError;
 
 /**
  * Turns the errors of `TimeoutScheduler` calls into the HTTP answers a client can act on, in
- * Nest's usual `{ statusCode, message, error }` body:
+ * Nest's usual `{ statusCode, message, error }` body, from one table (`DURABLE_TIMEOUT_HTTP_ANSWERS`):
  *
- * - `RedisUnavailableError` (Redis did not answer in time), `DurabilityUnconfirmedError` (the
- *   `durability` option: the replicas did not confirm the write) and `TimeoutsStoppedError` (this instance
- *   is shutting down): 503 with `Retry-After`, so a client or load balancer retries instead of
- *   treating it as a bug. The body never shows Redis details.
- * - `InvalidTimeoutIdError`, `InvalidDelayError`, `InvalidPayloadError`, `PayloadTooLargeError`
- *   (the request carried a bad id, delay or payload): 400 with the error's message, which names
- *   the problem and never contains payload data.
+ * - retryable errors: `RedisUnavailableError` (Redis did not answer in time),
+ *   `DurabilityUnconfirmedError` (the `durability` option: the replicas did not confirm the write),
+ *   `TopicMigratingError` (a slot migration is moving the id's slot), `TimeoutsStoppedError` and
+ *   `StoreClosedError` (this instance is shutting down): 503 with `Retry-After`, so a client or
+ *   load balancer retries instead of treating it as a bug. The body never shows Redis details.
+ * - bad input: `InvalidTimeoutIdError`, `InvalidDelayError`, `InvalidPayloadError`,
+ *   `PayloadTooLargeError` (the request carried a bad id, delay or payload): 400 with the error's
+ *   message, which names the problem and never contains payload data.
  *
  * Other errors (an unknown topic is a bug of the application, not of the request) keep Nest's
  * handling. Register it for the whole application with
@@ -42,7 +32,7 @@ export type DurableTimeoutHttpError =
  * controller with `@UseFilters(DurableTimeoutExceptionFilter)`. HTTP only: in other contexts the
  * error is thrown on unchanged.
  */
-@Catch(RedisUnavailableError, DurabilityUnconfirmedError, TimeoutsStoppedError, InvalidTimeoutIdError, InvalidDelayError, InvalidPayloadError, PayloadTooLargeError)
+@Catch(...errorClassesAnswering('retry'), ...errorClassesAnswering('bad-request'))
 export class DurableTimeoutExceptionFilter extends BaseExceptionFilter {
   /** Value of `Retry-After` on a 503, in seconds. Override in a subclass to change it. */
   protected readonly retryAfterSeconds: number = DEFAULT_RETRY_AFTER_SECONDS;
@@ -60,10 +50,11 @@ export class DurableTimeoutExceptionFilter extends BaseExceptionFilter {
 
   /** The HTTP exception that stands for `error`. */
   protected toHttpException(error: DurableTimeoutHttpError): HttpException {
-    if (error instanceof RedisUnavailableError || error instanceof DurabilityUnconfirmedError) {
-      return new ServiceUnavailableException(durableTimeoutMessages.storageUnavailable());
+    if (httpAnswerOf(error) === 'bad-request') return new BadRequestException(error.message);
+    if (error instanceof TimeoutsStoppedError || error instanceof StoreClosedError) {
+      return new ServiceUnavailableException(durableTimeoutMessages.shuttingDown());
     }
-    if (error instanceof TimeoutsStoppedError) return new ServiceUnavailableException(durableTimeoutMessages.shuttingDown());
-    return new BadRequestException(error.message);
+    if (error instanceof TopicMigratingError) return new ServiceUnavailableException(durableTimeoutMessages.migrating());
+    return new ServiceUnavailableException(durableTimeoutMessages.storageUnavailable());
   }
 }

@@ -7,6 +7,7 @@ import type { DurableTimeoutModuleExtras, DurableTimeoutModuleOptions } from './
  */
 export const {
   ConfigurableModuleClass: ConfigurableDurableTimeoutModule,
+  /** Injection token of the options given to `forRoot` / `forRootAsync` (without `isGlobal`). */
   MODULE_OPTIONS_TOKEN: DURABLE_TIMEOUT_MODULE_OPTIONS,
   OPTIONS_TYPE: DURABLE_TIMEOUT_OPTIONS_TYPE,
   ASYNC_OPTIONS_TYPE: DURABLE_TIMEOUT_ASYNC_OPTIONS_TYPE,

@@ -1,3 +1,5 @@
+import type { DrainSummary } from '@durable-timeout/core';
+
 /** Where a handler was found: the class and method that carry `@OnTimeout`. */
 export interface HandlerLocation {
   className: string;
@@ -31,6 +33,14 @@ export const durableTimeoutMessages = {
   topicWithoutHandler: (topic: string): string =>
     `Topic '${topic}' has no @OnTimeout handler in this application: it can be scheduled here ` +
     'and is fired by the instances that handle it.',
+
+  drainStarted: (drainMs: number): string =>
+    `Shutting down: no new timeouts are claimed; waiting up to ${drainMs} ms (drainMs) for the running handlers.`,
+
+  drained: (summary: DrainSummary): string =>
+    `Drained in ${summary.tookMs} ms: ${summary.handlersFinished} of ${summary.handlersRunning} running handler(s) finished` +
+    (summary.handlersAborted > 0 ? `, ${summary.handlersAborted} still running at drainMs had their signal aborted` : '') +
+    `; ${summary.handedBack} timeout(s) handed back for another instance to fire at once.`,
 
   pollersStarted: (topics: readonly string[]): string => `Firing timeouts of ${topics.map((t) => `'${t}'`).join(', ')}.`,
 
@@ -68,6 +78,9 @@ export const durableTimeoutMessages = {
 
   storageUnavailable: (): string =>
     'Timeouts cannot be stored or read right now (Redis is not answering). Nothing was changed by this request: retry in a few seconds.',
+
+  migrating: (): string =>
+    'This timeout is being moved by a change of its topic\'s slot count. Nothing was changed by this request: retry in a few seconds.',
 
   shuttingDown: (): string => 'This instance is shutting down and takes no new timeouts. Retry: another instance will answer.',
 };

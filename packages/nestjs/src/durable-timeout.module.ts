@@ -2,7 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule, ModulesContainer } from '@nestjs/core';
 import type { DurableTimeouts, TopicOptions } from '@durable-timeout/core';
 import { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS } from './durable-timeout.constants.js';
-import { ConfigurableDurableTimeoutModule, DURABLE_TIMEOUT_MODULE_OPTIONS } from './durable-timeout-module.definition.js';
+import {
+  ConfigurableDurableTimeoutModule,
+  DURABLE_TIMEOUT_MODULE_OPTIONS,
+  type DurableTimeoutModuleAsyncOptions,
+} from './durable-timeout-module.definition.js';
 import { durableTimeoutProviders } from './durable-timeout.providers.js';
 import { createModuleEngine, settingsOf } from './durable-timeout.settings.js';
 import type {
@@ -61,6 +65,15 @@ export class DurableTimeoutModule extends ConfigurableDurableTimeoutModule {
    */
   static override forRoot<TTopics = any>(options: DurableTimeoutModuleOptions<TTopics> & DurableTimeoutModuleExtras): DynamicModule {
     return super.forRoot(options);
+  }
+
+  /**
+   * The module with its engine, configured by a factory that may inject other providers (a
+   * `ConfigService`, for example): `imports`, `inject` and `useFactory` (or `useClass` /
+   * `useExisting`), plus `isGlobal`. See the class for an example.
+   */
+  static override forRootAsync(options: DurableTimeoutModuleAsyncOptions): DynamicModule {
+    return super.forRootAsync(options);
   }
 
   /**

@@ -13,7 +13,7 @@ export {
   type DurableTimeoutModuleRootOptions,
 } from './durable-timeout-module.definition.js';
 export { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS, ON_TIMEOUT_METADATA } from './durable-timeout.constants.js';
-export { OnTimeout, type OnTimeoutMethod } from './decorators/index.js';
+export { OnTimeout, type OnTimeoutCheck, type OnTimeoutMethod, type OnTimeoutPayloadMismatch } from './decorators/index.js';
 export type { DurableTimeoutTopics, RegisteredTopics } from './typed-topics.js';
 export { DURABLE_TIMEOUT_FEATURE, type FeatureTopics } from './features/feature-topics.js';
 export { DurableTimeoutFeatureModule } from './features/durable-timeout-feature.module.js';
@@ -26,6 +26,12 @@ export {
   DurableTimeoutExceptionFilter,
   type DurableTimeoutHttpError,
 } from './durable-timeout-exception.filter.js';
+export {
+  DURABLE_TIMEOUT_HTTP_ANSWERS,
+  httpAnswerOf,
+  type DurableTimeoutErrorClass,
+  type DurableTimeoutHttpAnswer,
+} from './durable-timeout-http-errors.js';
 // What a Nest application needs from the engine (its class, every error class, and below every
 // type: options, events, results, the store port), so it imports @durable-timeout/nestjs alone.
 export {
@@ -33,6 +39,8 @@ export {
   DurableTimeoutError,
   DuplicateHandlerError,
   DurabilityUnconfirmedError,
+  InvalidClockTimeError,
+  InvalidConnectionError,
   InvalidDelayError,
   InvalidOptionsError,
   InvalidPayloadError,

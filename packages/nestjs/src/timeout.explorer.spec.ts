@@ -22,6 +22,10 @@ class FakeEngine {
   }
   async start(): Promise<void> {}
   async stop(): Promise<void> {}
+  /** The orchestrator listens for the drain summary while it stops the engine. */
+  on(): () => void {
+    return () => undefined;
+  }
 }
 
 @Injectable()

@@ -11,6 +11,7 @@ function setup(options: { handlers: string[]; startPollers?: boolean; drainMs?: 
   const engine = {
     start: jest.fn(options.start ?? (async () => undefined)),
     stop: jest.fn(async (_options?: { drainMs?: number }) => undefined),
+    on: jest.fn(() => () => undefined),
   };
   const settings = settingsOf(
     createTestingTimeouts({ topics: { payment: {}, ride: {} }, drainMs: options.drainMs ?? 2_500 }).timeouts,

@@ -22,6 +22,8 @@ import { TimeoutReadinessWatcher } from './timeout-readiness.watcher.js';
  * and the other providers are still up so running handlers can finish their work. The engine's
  * `stop` also closes the connections it opened (never one the user passed in), so
  * `onApplicationShutdown` only has to cover an application whose earlier hook did not run or failed.
+ * The drain is logged when it starts and when it ends (handlers finished, timeouts handed back,
+ * time taken), never with payloads.
  */
 @Injectable()
 export class TimeoutOrchestrator implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -61,7 +63,17 @@ export class TimeoutOrchestrator implements OnApplicationBootstrap, BeforeApplic
   }
 
   private stop(drainMs: number): Promise<void> {
-    this.stopping ??= this.engine.stop({ drainMs });
+    this.stopping ??= this.drain(drainMs);
     return this.stopping;
+  }
+
+  private async drain(drainMs: number): Promise<void> {
+    this.logger.log(durableTimeoutMessages.drainStarted(drainMs));
+    const off = this.engine.on('stopped', (summary) => this.logger.log(durableTimeoutMessages.drained(summary)));
+    try {
+      await this.engine.stop({ drainMs });
+    } finally {
+      off();
+    }
   }
 }

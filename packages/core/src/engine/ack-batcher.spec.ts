@@ -11,9 +11,11 @@ const SLOT: SlotRef = { topic: 'payment', slot: 0 };
 function recordingContext(): { context: EngineContext; calls: string[][] } {
   const calls: string[][] = [];
   const store = {
-    ackMany: async (_slot: SlotRef, entries: readonly AckEntry[]) => {
-      calls.push(entries.map((entry) => entry.id));
-      return entries.map(() => 'acked' as const);
+    deliveries: {
+      ackMany: async (_slot: SlotRef, entries: readonly AckEntry[]) => {
+        calls.push(entries.map((entry) => entry.id));
+        return entries.map(() => 'acked' as const);
+      },
     },
   } as unknown as TimeoutStore;
   const context = engineContext(store);
@@ -33,11 +35,12 @@ describe('AckBatcher', () => {
     try {
       const { context, calls } = recordingContext();
       const settled: [string, AckOutcome][] = [];
-      const batcher = new AckBatcher(context, SLOT, (d, outcome) => settled.push([d.id, outcome]), 40);
-      batcher.add(delivery('a'), true);
+      const batcher = new AckBatcher(context, SLOT, 40);
+      const add = (id: string) => void batcher.add(delivery(id), true).then(({ outcome }) => settled.push([id, outcome]));
+      add('a');
       await jest.advanceTimersByTimeAsync(5);
-      batcher.add(delivery('b'), true);
-      batcher.add(delivery('c'), true);
+      add('b');
+      add('c');
       await jest.advanceTimersByTimeAsync(34);
       expect(calls).toEqual([]);
       await jest.advanceTimersByTimeAsync(2);
@@ -55,8 +58,8 @@ describe('AckBatcher', () => {
 
   it('sends on the next turn of the event loop when told not to linger', async () => {
     const { context, calls } = recordingContext();
-    const batcher = new AckBatcher(context, SLOT, () => undefined, 10_000);
-    batcher.add(delivery('a'), false);
+    const batcher = new AckBatcher(context, SLOT, 10_000);
+    void batcher.add(delivery('a'), false);
     await new Promise((resolve) => setImmediate(resolve));
     await sleep(1);
     expect(calls).toEqual([['a']]);
@@ -64,9 +67,9 @@ describe('AckBatcher', () => {
 
   it('flushSoon cuts a linger short', async () => {
     const { context, calls } = recordingContext();
-    const batcher = new AckBatcher(context, SLOT, () => undefined, 10_000);
-    batcher.add(delivery('a'), true);
-    batcher.add(delivery('b'), true);
+    const batcher = new AckBatcher(context, SLOT, 10_000);
+    void batcher.add(delivery('a'), true);
+    void batcher.add(delivery('b'), true);
     batcher.flushSoon();
     await sleep(5);
     expect(calls).toEqual([['a', 'b']]);

@@ -1,7 +1,7 @@
 import type { AckResult, SlotRef } from '../store/timeout-store.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
-import { redisRetryDelayMs } from './retry-backoff.js';
+import { redisRetryDelayMs } from '../support/retry-backoff.js';
 import type { TimeoutDelivery } from './timeout-delivery.js';
 
 /**
@@ -9,6 +9,18 @@ import type { TimeoutDelivery } from './timeout-delivery.js';
  * ended), or forwarded (a slot migration moved the delivery: the worker acks it in the new slot).
  */
 export type AckOutcome = 'accepted' | 'stale' | 'abandoned' | 'forwarded';
+
+/** What the ack of one delivery came to: its outcome, and for `forwarded` the slot a migration moved it to. */
+export interface AckSettlement {
+  outcome: AckOutcome;
+  forwardedTo?: number;
+}
+
+/** A delivery waiting for its ack, and how to tell its owner what the ack came to. */
+interface PendingAck {
+  delivery: TimeoutDelivery;
+  settle(settlement: AckSettlement): void;
+}
 
 /**
  * How long a finished delivery may wait for others of its slot before its ack is sent. Acks are off
@@ -22,10 +34,11 @@ export const ACK_LINGER_MS = 20;
  * Acks the finished deliveries of one slot in batches: what finishes within `lingerMs` of the first
  * (or in one turn of the event loop when told not to linger) travels in one `ackMany`, and while a
  * call is out the next batch builds up, so under load there is one ack call per slot in flight and
- * acks cost a fraction of a command each.
+ * acks cost a fraction of a command each. `add` returns what the delivery's ack came to; the owner
+ * acts on it (events, a forward to follow).
  */
 export class AckBatcher {
-  private pending: TimeoutDelivery[] = [];
+  private pending: PendingAck[] = [];
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   /** Whether the deliveries waiting now may linger (the last `add` said so and no `flushSoon` since). */
@@ -36,17 +49,20 @@ export class AckBatcher {
   constructor(
     private readonly context: EngineContext,
     private readonly slot: SlotRef,
-    /** Called once per delivery when its ack is settled (`forwardedTo`: the slot a migration moved it to). */
-    private readonly settle: (delivery: TimeoutDelivery, outcome: AckOutcome, forwardedTo?: number) => void,
     /** Longest wait of a finished delivery for others to share its ack call (a fraction of the lease). */
     private readonly lingerMs: number = ACK_LINGER_MS,
   ) {}
 
-  /** Queues a delivery whose handler returned; `linger` false sends it on the next turn of the event loop. */
-  add(delivery: TimeoutDelivery, linger: boolean): void {
-    this.pending.push(delivery);
-    this.linger = linger;
-    this.schedule(linger ? this.lingerMs : 0);
+  /**
+   * Queues a delivery whose handler returned; `linger` false sends it on the next turn of the event
+   * loop. Resolves (never rejects) with what its ack came to.
+   */
+  add(delivery: TimeoutDelivery, linger: boolean): Promise<AckSettlement> {
+    return new Promise((settle) => {
+      this.pending.push({ delivery, settle });
+      this.linger = linger;
+      this.schedule(linger ? this.lingerMs : 0);
+    });
   }
 
   /** Sends what waits now instead of at the end of its linger (shutdown, a caller waiting for idle). */
@@ -75,7 +91,7 @@ export class AckBatcher {
     const batch = this.pending;
     this.pending = [];
     this.flushing = true;
-    this.context.store.ackMany(this.slot, batch).then(
+    this.context.deliveries.ackMany(this.slot, batch.map(({ delivery }) => delivery)).then(
       (results) => {
         this.failures = 0;
         this.context.reportHealthy();
@@ -88,18 +104,18 @@ export class AckBatcher {
         // Keep retrying while the lease holds; past it the timeout belongs to the next claim and
         // an ack would be refused anyway (the handler will run again: at-least-once).
         const now = this.context.clock.now();
-        for (const delivery of batch) {
-          if (this.context.storeOpen && now < delivery.leaseExpiresAt) this.pending.push(delivery);
-          else this.settle(delivery, 'abandoned');
+        for (const waiting of batch) {
+          if (this.context.storeOpen && now < waiting.delivery.leaseExpiresAt) this.pending.push(waiting);
+          else waiting.settle({ outcome: 'abandoned' });
         }
         this.done(redisRetryDelayMs(this.failures));
       },
     );
   };
 
-  private settleOne(delivery: TimeoutDelivery, result: AckResult): void {
+  private settleOne({ delivery, settle }: PendingAck, result: AckResult): void {
     if (typeof result === 'object') {
-      this.settle(delivery, 'forwarded', result.forwardedTo);
+      settle({ outcome: 'forwarded', forwardedTo: result.forwardedTo });
       return;
     }
     const accepted = result === 'acked';
@@ -110,7 +126,7 @@ export class AckBatcher {
         attempt: delivery.attempt,
       });
     }
-    this.settle(delivery, accepted ? 'accepted' : 'stale');
+    settle({ outcome: accepted ? 'accepted' : 'stale' });
   }
 
   private done(delayMs = 0): void {

@@ -8,13 +8,13 @@ import type { SlotRef, StoreScheduleItem, StoreScheduleOutcome } from '../store/
 
 /** A memory store whose bulk calls on one slot fail as a Redis outage would. */
 class OneSlotDownStore extends MemoryTimeoutStore {
-  constructor(private readonly downSlot: number) {
+  constructor(downSlot: number) {
     super(new ManualClock());
-  }
-
-  override scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> {
-    if (slot.slot === this.downSlot) return Promise.reject(new RedisUnavailableError('scheduleMany did not complete within 1000 ms', 'scheduleMany'));
-    return super.scheduleMany(slot, items);
+    const scheduleMany = this.writes.scheduleMany.bind(this.writes);
+    this.writes.scheduleMany = (slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]> => {
+      if (slot.slot === downSlot) return Promise.reject(new RedisUnavailableError('scheduleMany did not complete within 1000 ms', 'scheduleMany'));
+      return scheduleMany(slot, items);
+    };
   }
 }
 

@@ -1,5 +1,7 @@
 import type { SlotRef } from '../store/timeout-store.js';
-import { isRoutingError, type TopicLayouts } from './topic-layouts.js';
+import { isSlotRefusal } from '../store/item-results.js';
+import type { TopicLayouts } from './topic-layouts.js';
+import { asError } from '../support/to-error.js';
 
 /** The outcome of one item of a bulk call: its value, or the error that refused or failed it. */
 export type ItemOutcome<T> = { ok: true; value: T } | { ok: false; error: Error };
@@ -9,7 +11,7 @@ export type ItemOutcome<T> = { ok: true; value: T } | { ok: false; error: Error 
  * one store call per slot (all started in the same tick, so the Redis store pipelines them across
  * slots), and returns one outcome per item, in the order given. A store call that fails fails the
  * items of its slot only. An item a slot migration refused (its slot moved or is being moved) is
- * sent again on its own through `layouts.onId`, which follows the move.
+ * sent again on its own through `layouts.callById`, which follows the move.
  */
 export async function runPerSlot<TItem extends { id: string }, TResult>(
   layouts: TopicLayouts,
@@ -18,13 +20,7 @@ export async function runPerSlot<TItem extends { id: string }, TResult>(
   callMany: (ref: SlotRef, items: readonly TItem[]) => Promise<(TResult | Error)[]>,
   callOne: (ref: SlotRef, item: TItem) => Promise<TResult>,
 ): Promise<ItemOutcome<TResult>[]> {
-  const groups = new Map<SlotRef, number[]>();
-  items.forEach((item, index) => {
-    const ref = layouts.route(topic, item.id);
-    const group = groups.get(ref);
-    if (group) group.push(index);
-    else groups.set(ref, [index]);
-  });
+  const groups = layouts.groupByRoute(topic, items.keys(), (index) => items[index]!.id);
   const outcomes: ItemOutcome<TResult>[] = new Array(items.length);
   await Promise.all(
     [...groups].map(async ([ref, indexes]) => {
@@ -42,11 +38,11 @@ export async function runPerSlot<TItem extends { id: string }, TResult>(
       indexes.forEach((index, i) => {
         const result = results[i];
         if (!(result instanceof Error)) outcomes[index] = { ok: true, value: result as TResult };
-        else if (!isRoutingError(result)) outcomes[index] = { ok: false, error: result };
+        else if (!isSlotRefusal(result)) outcomes[index] = { ok: false, error: result };
         else {
           const item = items[index]!;
           rerouted.push(
-            layouts.onId(topic, item.id, (moved) => callOne(moved, item)).then(
+            layouts.callById(topic, item.id, (moved) => callOne(moved, item)).then(
               (value) => void (outcomes[index] = { ok: true, value }),
               (error: unknown) => void (outcomes[index] = { ok: false, error: asError(error) }),
             ),
@@ -57,8 +53,4 @@ export async function runPerSlot<TItem extends { id: string }, TResult>(
     }),
   );
   return outcomes;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,13 +1,11 @@
-import type { AckEntry, ClaimIncident, SlotRef } from '../store/timeout-store.js';
+import type { AckEntry, AckResult, ClaimIncident, FailOutcome, SlotRef } from '../store/timeout-store.js';
+import { followForwards, MAX_FORWARDS } from '../store/follow-forwards.js';
 import type { ResolvedTopicOptions } from '../types.js';
-import type { AckOutcome } from './ack-batcher.js';
+import type { AckSettlement } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
-import { retryDelayMs } from './retry-backoff.js';
+import { retryDelayMs } from '../support/retry-backoff.js';
 import type { TimeoutDelivery } from './timeout-delivery.js';
-
-/** Most slots one ack, fail or release follows after slot migrations moved its delivery (one per migration). */
-const MAX_FORWARDS = 4;
 
 /**
  * How the deliveries of one topic end, as the store records it and as the engine tells it: the
@@ -16,17 +14,14 @@ const MAX_FORWARDS = 4;
  * migration may have moved a delivery while its handler ran: its ack, fail or release follows
  * the forward to the new slot (at most `MAX_FORWARDS` hops).
  *
- * Every delivery is settled exactly once (`settle`), whatever its outcome.
+ * `recordFailure` and `settleAck` resolve (never reject) once the delivery is settled, whatever
+ * its outcome: the worker that owns the delivery counts it settled then.
  */
 export class DeliveryOutcomes {
   constructor(
     private readonly context: EngineContext,
     private readonly topic: string,
     private readonly options: ResolvedTopicOptions,
-    /** The reference of one slot of the topic. */
-    private readonly ref: (slot: number) => SlotRef,
-    /** Marks one delivery settled (acked, failed, or released). */
-    private readonly settle: () => void,
   ) {}
 
   /** Emits the event (and logs the line) of a timeout a claim retried or dead-lettered itself. */
@@ -46,8 +41,8 @@ export class DeliveryOutcomes {
     events.emit('dead', { topic, id, attempts, error, reason });
   }
 
-  /** A handler threw (or the payload could not be read: `final`, straight to the dead letters). */
-  recordFailure(delivery: TimeoutDelivery<unknown>, error: Error, final: boolean): void {
+  /** A handler threw (or the payload could not be read: `final`, straight to the dead letters). Resolves once settled. */
+  recordFailure(delivery: TimeoutDelivery<unknown>, error: Error, final: boolean): Promise<void> {
     const { topic, id, attempt, fencingToken } = delivery;
     const { context, options } = this;
     const failure = {
@@ -55,15 +50,10 @@ export class DeliveryOutcomes {
       retryDelayMs: retryDelayMs(attempt, options.backoff),
       maxAttempts: final ? attempt : options.maxAttempts,
     };
-    context.store
-      .fail(this.ref(delivery.slot), id, fencingToken, failure)
+    const fail = (slot: number) => context.deliveries.fail(this.ref(slot), id, fencingToken, failure);
+    return fail(delivery.slot)
       // A slot migration moved the delivery: the failure is recorded in its new slot.
-      .then(async (result) => {
-        for (let hops = 0; result.outcome === 'forwarded' && hops < MAX_FORWARDS; hops++) {
-          result = await context.store.fail(this.ref(result.slot), id, fencingToken, failure);
-        }
-        return result;
-      })
+      .then((first) => followForwards<FailOutcome>(first, fail, (result) => (result.outcome === 'forwarded' ? result.slot : undefined)))
       .then(
         (result) => {
           context.reportHealthy();
@@ -82,16 +72,14 @@ export class DeliveryOutcomes {
         },
         // Unrecorded, the failure still counts: the lease runs out and the next claim spends an attempt.
         (storeError: unknown) => context.reportError(storeError, 'fail', topic),
-      )
-      .finally(() => this.settle());
+      );
   }
 
-  /** Settles one delivery with what its ack did (the `AckBatcher`'s callback). */
-  readonly settleAck = (delivery: TimeoutDelivery, outcome: AckOutcome, forwardedTo?: number, hops = 0): void => {
+  /** Tells what the ack of one delivery came to (`AckBatcher.add`): follows a forward first. Resolves once settled. */
+  async settleAck(delivery: TimeoutDelivery, { outcome, forwardedTo }: AckSettlement): Promise<void> {
     const { events } = this.context;
     if (outcome === 'forwarded') {
-      if (hops < MAX_FORWARDS) this.forwardAck(delivery, forwardedTo!, hops + 1);
-      else this.settleAck(delivery, 'stale');
+      await this.settleAck(delivery, await this.forwardAck(delivery, forwardedTo!));
       return;
     }
     if (outcome === 'accepted') {
@@ -108,43 +96,36 @@ export class DeliveryOutcomes {
     } else if (outcome === 'stale') {
       events.emit('stale', { topic: delivery.topic, id: delivery.id, attempt: delivery.attempt, fencingToken: delivery.fencingToken });
     }
-    this.settle();
-  };
+  }
 
-  /** Acks in its new slot a delivery that a slot migration moved while its handler ran. */
-  private forwardAck(delivery: TimeoutDelivery, slot: number, hops: number): void {
-    this.context.store.ackMany(this.ref(slot), [delivery]).then(
-      ([result]) => {
-        if (typeof result === 'object') this.settleAck(delivery, 'forwarded', result.forwardedTo, hops);
-        else this.settleAck(delivery, result === 'acked' ? 'accepted' : 'stale');
-      },
+  /** Acks in its new slot a delivery that a slot migration moved while its handler ran; what that ack came to. */
+  private async forwardAck(delivery: TimeoutDelivery, slot: number): Promise<AckSettlement> {
+    const ack = async (to: number) => (await this.context.deliveries.ackMany(this.ref(to), [delivery]))[0]!;
+    try {
+      const result = await followForwards<AckResult>({ forwardedTo: slot }, ack, (answer) => (typeof answer === 'object' ? answer.forwardedTo : undefined));
+      return { outcome: result === 'acked' ? 'accepted' : 'stale' };
+    } catch (error) {
       // Not acked: the lease in the new slot runs out and the timeout runs again (at-least-once).
-      (error: unknown) => {
-        this.context.reportError(error, 'ack', this.topic);
-        this.settleAck(delivery, 'abandoned');
-      },
-    );
+      this.context.reportError(error, 'ack', this.topic);
+      return { outcome: 'abandoned' };
+    }
   }
 
   /** Hands deliveries of one slot back as due now, also in the slots a migration moved them to; returns how many. */
   async release(ref: SlotRef, deliveries: readonly AckEntry[]): Promise<number> {
-    const result = await this.context.store.release(ref, deliveries);
+    const result = await this.context.deliveries.release(ref, deliveries);
     return result.released + (await this.releaseForwarded(result.forwarded, deliveries));
   }
 
   /** Releases in their new slots the deliveries a slot migration moved; returns how many. */
   private async releaseForwarded(moved: readonly { id: string; slot: number }[], deliveries: readonly AckEntry[]): Promise<number> {
     let released = 0;
-    for (let hops = 0; moved.length > 0 && hops < MAX_FORWARDS; hops++) {
-      const next: { id: string; slot: number }[] = [];
-      for (const { id, slot } of moved) {
-        const delivery = deliveries.find((entry) => entry.id === id);
-        if (!delivery) continue;
-        const result = await this.context.store.release(this.ref(slot), [delivery]);
-        released += result.released;
-        next.push(...result.forwarded);
-      }
-      moved = next;
+    for (const { id, slot } of moved) {
+      const delivery = deliveries.find((entry) => entry.id === id);
+      if (!delivery) continue;
+      const release = (to: number) => this.context.deliveries.release(this.ref(to), [delivery]);
+      const result = await followForwards({ released: 0, forwarded: [{ id, slot }] }, release, (answer) => answer.forwarded[0]?.slot);
+      released += result.released;
     }
     return released;
   }
@@ -154,5 +135,10 @@ export class DeliveryOutcomes {
     if (count === 0) return;
     this.context.logger?.log(engineMessages.released(this.topic, count), { topic: this.topic, count });
     this.context.events.emit('released', { topic: this.topic, count });
+  }
+
+  /** The reference of one slot of this topic (the same object every time). */
+  private ref(slot: number): SlotRef {
+    return this.context.layouts.slotRef(this.topic, slot);
   }
 }

@@ -1,7 +1,12 @@
 import { TimeoutsStoppedError } from '../errors/timeouts-stopped.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
 import { settledWithin } from '../support/settled-within.js';
+import type { DrainSummary, DurableTimeoutsEvents } from '../types.js';
+import type { EventHub } from './event-hub.js';
 import type { TopicWorker } from './topic-worker.js';
+
+/** What the drain did (the `DrainSummary` but the total time), and what is left of step 2's budget. */
+export type DrainOutcome = Omit<DrainSummary, 'tookMs'> & { closeWithinMs: number };
 
 /**
  * The first two steps of a shutdown (the engine's `stop`), over every topic worker:
@@ -10,11 +15,17 @@ import type { TopicWorker } from './topic-worker.js';
  *    still running (their `signal` aborted with `TimeoutsStoppedError`) and of claims that came
  *    back after the halt, send the acks and failure records of finished handlers.
  * Only the second waits on Redis. What it has not answered in time is left to lease expiry.
- * Resolves with what is left of step 2's budget (ms), for the close that follows.
+ * Resolves with what it did (counted, the hand-backs from the `released` events of `events`) and
+ * what is left of step 2's budget (ms), for the close that follows.
  */
-export async function drainWorkers(workers: readonly TopicWorker[], drainMs: number, commandTimeoutMs: number): Promise<number> {
+export async function drainWorkers(workers: readonly TopicWorker[], drainMs: number, commandTimeoutMs: number, events: EventHub<DurableTimeoutsEvents>): Promise<DrainOutcome> {
+  let handedBack = 0;
+  const stopCounting = events.on('released', ({ count }) => (handedBack += count));
+  const running = (): number => workers.reduce((sum, worker) => sum + worker.inFlight, 0);
   for (const worker of workers) worker.halt();
+  const handlersRunning = running();
   const drained = await Promise.all(workers.map((worker) => worker.waitForHandlers(drainMs)));
+  const handlersAborted = running();
   const handBackEnd = performance.now() + commandTimeoutMs;
   const reason = new TimeoutsStoppedError(errorMessages.stopped('handler (drainMs passed)'));
   const handBack = workers.flatMap((worker, i) => [
@@ -24,5 +35,7 @@ export async function drainWorkers(workers: readonly TopicWorker[], drainMs: num
     worker.idle(),
   ]);
   await settledWithin(Promise.all(handBack), commandTimeoutMs);
-  return Math.max(0, handBackEnd - performance.now());
+  stopCounting();
+  const closeWithinMs = Math.max(0, handBackEnd - performance.now());
+  return { drainMs, handlersRunning, handlersFinished: handlersRunning - handlersAborted, handlersAborted, handedBack, closeWithinMs };
 }

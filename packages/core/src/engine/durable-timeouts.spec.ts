@@ -127,7 +127,7 @@ describe('DurableTimeouts on the in-memory store', () => {
     timeouts.handle('payment', () => {
       called = true;
     });
-    await store.schedule({ topic: 'payment', slot: 0 }, 'broken', { delayMs: 0, payload: '{not json' });
+    await store.writes.schedule({ topic: 'payment', slot: 0 }, 'broken', { delayMs: 0, payload: '{not json' });
     await advanceBy(0);
     expect(called).toBe(false);
     const [letter] = await timeouts.listDead('payment');

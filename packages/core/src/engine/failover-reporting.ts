@@ -1,5 +1,4 @@
-import { RedisUnavailableError } from '../store/redis-unavailable.error.js';
-import { failoverReply } from '../store/failover.js';
+import { isFailoverSymptom } from '../store/failover.js';
 
 /** How long a failover may last before its failures are errors rather than warnings (longer than Sentinel's or Cluster's usual detection). */
 export const FAILOVER_GRACE_MS = 30_000;
@@ -20,8 +19,7 @@ export class FailoverReporting {
 
   /** True when `error` should be reported as a warning. */
   isWarning(error: unknown): boolean {
-    const symptom = (error instanceof RedisUnavailableError && error.failover) || failoverReply(error) !== undefined;
-    if (!symptom) return false;
+    if (!isFailoverSymptom(error)) return false;
     this.since ??= this.now();
     return this.now() - this.since < this.graceMs;
   }

@@ -5,6 +5,10 @@ import { MemoryTimeoutStore } from '../testing/memory-timeout-store.js';
 import { RedisUnavailableError } from '../store/redis-unavailable.error.js';
 import type { LeaseRenewal, RenewResult, SlotRef } from '../store/timeout-store.js';
 import { waitUntil } from '@durable-timeout/redis-testing';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import type { EngineContext } from './engine-context.js';
+import { LeaseRenewer } from './lease-renewer.js';
+import { TimeoutDelivery } from './timeout-delivery.js';
 
 /** A memory store that records every renewal call, and can be told to fail them. */
 class RecordingStore extends MemoryTimeoutStore {
@@ -13,12 +17,12 @@ class RecordingStore extends MemoryTimeoutStore {
 
   constructor(clock: ManualClock) {
     super(clock);
-  }
-
-  override renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
-    this.renewals.push({ slot: slot.slot, ids: entries.map(({ id }) => id) });
-    if (this.failRenewals) return Promise.reject(new RedisUnavailableError('renewLeases did not complete within 1000 ms', 'renewLeases'));
-    return super.renewLeases(slot, entries);
+    const renewLeases = this.deliveries.renewLeases.bind(this.deliveries);
+    this.deliveries.renewLeases = (slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> => {
+      this.renewals.push({ slot: slot.slot, ids: entries.map(({ id }) => id) });
+      if (this.failRenewals) return Promise.reject(new RedisUnavailableError('renewLeases did not complete within 1000 ms', 'renewLeases'));
+      return renewLeases(slot, entries);
+    };
   }
 }
 
@@ -92,5 +96,74 @@ describe('lease renewal', () => {
     expect(errors).toEqual(Array(5).fill('InvalidOptionsError'));
     await waitUntil(() => ended !== undefined);
     expect(await ended).toMatchObject({ name: 'LeaseLostError', message: expect.stringMatching(/after its delivery ended/) });
+  });
+});
+
+describe('lease renewal of deliveries a slot migration moved', () => {
+  const LEASE_MS = 600;
+
+  /** A renewer over fakes: slot 0 answers `first` for its deliveries; a forward to slot 1 waits for `answerForward`. */
+  function renewerWith(first: RenewResult[]) {
+    let answerForward!: (result: RenewResult[] | Error) => void;
+    const forwardAnswered = new Promise<RenewResult[] | Error>((resolve) => (answerForward = resolve));
+    const forwards: string[] = [];
+    const errors: unknown[] = [];
+    const context = {
+      storeOpen: true,
+      logger: null,
+      layouts: { slotRef: (topic: string, slot: number): SlotRef => ({ topic, slot }) },
+      deliveries: {
+        renewLeases: async (ref: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> => {
+          if (ref.slot === 0) return first;
+          forwards.push(...entries.map(({ id }) => id));
+          const answer = await forwardAnswered;
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      },
+      reportHealthy: () => undefined,
+      reportError: (error: unknown) => errors.push(error),
+    } as unknown as EngineContext;
+    const running = new Set<TimeoutDelivery>();
+    const renewer = new LeaseRenewer(context, 'payment', LEASE_MS, 60_000, running);
+    const deliveries = ['moved', 'stayed', 'stale'].map((id, n) => {
+      const delivery = new TimeoutDelivery('payment', 0, { id, dueAt: 0, scheduledAt: 0, attempt: 1, fencingToken: n + 1, payload: 'null' }, null);
+      renewer.track(delivery);
+      delivery.startedAt = performance.now();
+      // Half the lease gone: due for renewal.
+      delivery.leaseSetAt -= LEASE_MS / 2;
+      running.add(delivery);
+      return delivery;
+    });
+    return { renewer, deliveries, forwards, errors, answerForward };
+  }
+
+  it('applies the answers of the slot at once, while a moved delivery is still being renewed in its new slot', async () => {
+    const { renewer, deliveries, forwards, answerForward } = renewerWith([{ forwardedTo: 1 }, { leaseExpiresAt: 5_000 }, 'stale']);
+    const [moved, stayed, stale] = deliveries as [TimeoutDelivery, TimeoutDelivery, TimeoutDelivery];
+    const setBefore = stayed.leaseSetAt;
+    renewer.tick();
+    await waitUntil(() => forwards.length === 1);
+    expect(forwards).toEqual(['moved']);
+    expect(stayed.leaseExpiresAt).toBe(5_000);
+    expect(stayed.leaseSetAt).toBeGreaterThan(setBefore);
+    expect(stale.leaseLost).toBe(true);
+    expect(stale.signal.reason).toBeInstanceOf(LeaseLostError);
+    expect(moved.renewing).toBe(true);
+    answerForward([{ leaseExpiresAt: 7_000 }]);
+    await waitUntil(() => !moved.renewing);
+    expect(moved.leaseExpiresAt).toBe(7_000);
+  });
+
+  it('keeps the renewals that succeeded when following a moved delivery fails', async () => {
+    const { renewer, deliveries, errors, answerForward } = renewerWith([{ forwardedTo: 1 }, { leaseExpiresAt: 5_000 }, 'stale']);
+    const [moved, stayed, stale] = deliveries as [TimeoutDelivery, TimeoutDelivery, TimeoutDelivery];
+    renewer.tick();
+    answerForward(new RedisUnavailableError('renewLeases did not complete within 1000 ms', 'renewLeases'));
+    await waitUntil(() => errors.length === 1);
+    expect(stayed.leaseExpiresAt).toBe(5_000);
+    expect(stale.leaseLost).toBe(true);
+    expect(moved.leaseLost).toBe(false);
+    expect(moved.leaseExpiresAt).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import type { LeaseRenewal, RenewResult, SlotRef } from '../store/timeout-store.js';
+import type { RenewResult } from '../store/timeout-store.js';
+import { followForwards } from '../store/follow-forwards.js';
 import { HandlerTimeoutError } from '../errors/handler-timeout.error.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
@@ -6,8 +7,6 @@ import { errorMessages } from '../errors/errors.messages.js';
 import type { EngineContext } from './engine-context.js';
 import type { TimeoutDelivery } from './timeout-delivery.js';
 
-/** Most slots a renewal follows after slot migrations moved its delivery. */
-const MAX_FORWARDS = 4;
 /** Longest `extendLease` accepted: a day. */
 const MAX_EXTEND_MS = 86_400_000;
 
@@ -21,10 +20,13 @@ const MAX_EXTEND_MS = 86_400_000;
  * delivery's signal with `LeaseLostError` at once; so does a lease that ends (on the local
  * monotonic clock) while renewals fail. The same tick ends deliveries that ran past `maxRunMs`.
  * Only a running process renews: the leases of a crashed or frozen worker end after `leaseMs`.
+ *
+ * The worker that owns the deliveries runs `tick` every `tickMs` while any handler runs, and ends
+ * the deliveries it returns (past `maxRunMs`).
  */
 export class LeaseRenewer {
-  private timer: NodeJS.Timeout | undefined;
-  private readonly tickMs: number;
+  /** How often `tick` runs while handlers run. */
+  readonly tickMs: number;
   private readonly renewAfterMs: number;
 
   constructor(
@@ -34,47 +36,36 @@ export class LeaseRenewer {
     private readonly maxRunMs: number,
     /** The deliveries whose handlers run now (owned by the worker). */
     private readonly running: ReadonlySet<TimeoutDelivery>,
-    private readonly ref: (slot: number) => SlotRef,
-    /** Ends a delivery that ran past `maxRunMs` (records the failure). */
-    private readonly onTimedOut: (delivery: TimeoutDelivery, error: HandlerTimeoutError) => void,
   ) {
     this.tickMs = Math.max(10, Math.floor(leaseMs / 6));
     this.renewAfterMs = Math.floor(leaseMs / 3);
   }
 
-  /** A handler started: its lease counts from now, and the ticks run while any handler does. */
+  /** A handler started: its lease counts from now. */
   track(delivery: TimeoutDelivery): void {
     delivery.leaseSetAt = performance.now();
     delivery.leaseHeldMs = this.leaseMs;
     delivery.extender = this.extend;
-    if (this.timer === undefined) {
-      this.timer = setInterval(this.tick, this.tickMs);
-      this.timer.unref();
-    }
   }
 
   /** A handler ended (or its delivery was given up): no more renewals of it. */
   untrack(delivery: TimeoutDelivery): void {
     delivery.extender = undefined;
-    if (this.running.size === 0 && this.timer !== undefined) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
   }
 
-  /** Stops the ticks (the engine stopped). */
-  close(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  private readonly tick = (): void => {
+  /**
+   * One round: sends the renewals that are due (one call per slot, not awaited) and gives up the
+   * leases that ended while renewals failed. Returns the deliveries that ran past `maxRunMs`, each
+   * with its error, for the worker to end.
+   */
+  tick(): { delivery: TimeoutDelivery; error: HandlerTimeoutError }[] {
     const now = performance.now();
     const bySlot = new Map<number, TimeoutDelivery[]>();
+    const timedOut: { delivery: TimeoutDelivery; error: HandlerTimeoutError }[] = [];
     for (const delivery of [...this.running]) {
       if (delivery.released || delivery.timedOut || delivery.leaseLost) continue;
       if (now - delivery.startedAt >= this.maxRunMs) {
-        this.onTimedOut(delivery, new HandlerTimeoutError(errorMessages.handlerTimedOut(this.topic, delivery.id, delivery.attempt, this.maxRunMs)));
+        timedOut.push({ delivery, error: new HandlerTimeoutError(errorMessages.handlerTimedOut(this.topic, delivery.id, delivery.attempt, this.maxRunMs)) });
         continue;
       }
       const leftMs = delivery.leaseSetAt + delivery.leaseHeldMs - now;
@@ -89,11 +80,12 @@ export class LeaseRenewer {
       if (group) group.push(delivery);
       else bySlot.set(delivery.slot, [delivery]);
     }
-    if (!this.context.storeOpen) return;
+    if (!this.context.storeOpen) return timedOut;
     for (const [slot, deliveries] of bySlot) {
       void this.renew(slot, deliveries, this.leaseMs).catch(() => undefined);
     }
-  };
+    return timedOut;
+  }
 
   /** `event.extendLease(ms)`: one renewal of this delivery now, with `ms`. */
   private readonly extend = async (delivery: TimeoutDelivery, ms: number): Promise<number> => {
@@ -113,32 +105,35 @@ export class LeaseRenewer {
     for (const delivery of deliveries) delivery.renewing = true;
     const expiries = new Map<TimeoutDelivery, number | undefined>();
     try {
-      let pending: { slot: number; deliveries: readonly TimeoutDelivery[] }[] = [{ slot, deliveries }];
-      for (let hops = 0; pending.length > 0; hops++) {
-        const next: typeof pending = [];
-        for (const group of pending) {
-          const entries: LeaseRenewal[] = group.deliveries.map(({ id, fencingToken }) => ({ id, fencingToken, leaseMs }));
-          const results = await this.context.store.renewLeases(this.ref(group.slot), entries);
-          group.deliveries.forEach((delivery, i) => {
-            const result: RenewResult = results[i]!;
-            if (typeof result === 'object' && 'forwardedTo' in result && hops < MAX_FORWARDS) {
-              next.push({ slot: result.forwardedTo, deliveries: [delivery] });
-            } else if (typeof result === 'object' && 'leaseExpiresAt' in result) {
-              delivery.leaseExpiresAt = result.leaseExpiresAt;
-              // The lease now lasts at least `leaseMs` from when the renewal was sent; an extension may hold longer.
-              if (leaseMs >= delivery.leaseHeldMs - (sentAt - delivery.leaseSetAt)) {
-                delivery.leaseSetAt = sentAt;
-                delivery.leaseHeldMs = leaseMs;
-              }
-              expiries.set(delivery, result.leaseExpiresAt);
-            } else {
-              this.lose(delivery, new LeaseLostError(errorMessages.leaseStale(this.topic, delivery.id, delivery.attempt)));
-              expiries.set(delivery, undefined);
-            }
-          });
+      const entry = ({ id, fencingToken }: TimeoutDelivery) => ({ id, fencingToken, leaseMs });
+      const renewOne = (delivery: TimeoutDelivery) => async (to: number) => (await this.context.deliveries.renewLeases(this.context.layouts.slotRef(this.topic, to), [entry(delivery)]))[0]!;
+      const results = await this.context.deliveries.renewLeases(this.context.layouts.slotRef(this.topic, slot), deliveries.map(entry));
+      const apply = (delivery: TimeoutDelivery, result: RenewResult): void => {
+        if (typeof result === 'object' && 'leaseExpiresAt' in result) {
+          delivery.leaseExpiresAt = result.leaseExpiresAt;
+          // The lease now lasts at least `leaseMs` from when the renewal was sent; an extension may hold longer.
+          if (leaseMs >= delivery.leaseHeldMs - (sentAt - delivery.leaseSetAt)) {
+            delivery.leaseSetAt = sentAt;
+            delivery.leaseHeldMs = leaseMs;
+          }
+          expiries.set(delivery, result.leaseExpiresAt);
+        } else {
+          this.lose(delivery, new LeaseLostError(errorMessages.leaseStale(this.topic, delivery.id, delivery.attempt)));
+          expiries.set(delivery, undefined);
         }
-        pending = next;
+      };
+      // Every answer of the slot counts at once; only then are the deliveries a slot migration moved renewed in their new slot.
+      const moved: { delivery: TimeoutDelivery; first: RenewResult }[] = [];
+      for (const [i, delivery] of deliveries.entries()) {
+        const result = results[i]!;
+        if (forwardedTo(result) === undefined) apply(delivery, result);
+        else moved.push({ delivery, first: result });
       }
+      const followed = await Promise.allSettled(
+        moved.map(async ({ delivery, first }) => apply(delivery, await followForwards(first, renewOne(delivery), forwardedTo))),
+      );
+      const failed = followed.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
       this.context.reportHealthy();
     } catch (error) {
       this.context.reportError(error, 'renew', this.topic);
@@ -155,4 +150,9 @@ export class LeaseRenewer {
     this.context.logger?.warn(reason.message, { topic: this.topic, id: delivery.id, attempt: delivery.attempt });
     delivery.abort(reason);
   }
+}
+
+/** The slot a renewal's answer says a slot migration moved the delivery to, if any. */
+function forwardedTo(result: RenewResult): number | undefined {
+  return typeof result === 'object' && 'forwardedTo' in result ? result.forwardedTo : undefined;
 }

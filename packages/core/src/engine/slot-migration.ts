@@ -1,7 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
 import { DATA_BUCKETS, slotOf } from '../store/slot-of.js';
-import type { MovedEntry, SlotRef, TimeoutStore } from '../store/timeout-store.js';
+import type { LayoutMigration, MovedEntry, SlotRef, TimeoutStore } from '../store/timeout-store.js';
 
 /** Most entries moved by one export / import / drop round. */
 const MOVE_BATCH = 500;
@@ -51,11 +51,12 @@ export interface SlotMigrationReport {
  * slot count".
  */
 export async function migrateSlots(store: TimeoutStore, topic: string, to: number, options: SlotMigrationOptions = {}): Promise<SlotMigrationReport> {
+  const { layout } = store;
   if (!Number.isInteger(to) || to < 1 || to > 1024 || (to & (to - 1)) !== 0) {
     throw new InvalidOptionsError(errorMessages.invalidSlotCount(topic, to));
   }
   const started = performance.now();
-  const recorded = (await store.readLayout(topic)) ?? (await store.claimLayout(topic, to));
+  const recorded = (await layout.readLayout(topic)) ?? (await layout.claimLayout(topic, to));
   if (recorded.migratingTo !== undefined && recorded.migratingTo !== to) {
     throw new InvalidOptionsError(errorMessages.otherMigrationRunning(topic, recorded.slots, recorded.migratingTo, to));
   }
@@ -63,35 +64,35 @@ export async function migrateSlots(store: TimeoutStore, topic: string, to: numbe
   const report: SlotMigrationReport = { topic, from, to, moved: 0, sourceSlots: 0, tookMs: 0 };
   if (from === to) return { ...report, tookMs: performance.now() - started };
 
-  await store.beginMigration(topic, from, to);
+  await layout.beginMigration(topic, from, to);
   const ref = (slot: number): SlotRef => ({ topic, slot });
   // Slots only the new count uses serve it from the start; slots both counts use, when shrinking,
   // serve either count (their ids stay where they are).
-  if (to > from) for (let slot = from; slot < to; slot++) await store.markSlot(ref(slot), { slots: to });
-  else for (let slot = 0; slot < to; slot++) await store.markSlot(ref(slot), null);
+  if (to > from) for (let slot = from; slot < to; slot++) await layout.markSlot(ref(slot), { slots: to });
+  else for (let slot = 0; slot < to; slot++) await layout.markSlot(ref(slot), null);
 
   const sources = to > from ? range(0, from) : range(to, from);
   for (const [done, slot] of sources.entries()) {
     for (let bucket = 0; bucket < DATA_BUCKETS; bucket++) {
-      await store.markSlot(ref(slot), { slots: to, movingBucket: bucket });
-      report.moved += await drainBucket(store, topic, slot, bucket, to);
+      await layout.markSlot(ref(slot), { slots: to, movingBucket: bucket });
+      report.moved += await drainBucket(layout, topic, slot, bucket, to);
     }
-    await store.markSlot(ref(slot), { slots: to });
+    await layout.markSlot(ref(slot), { slots: to });
     report.sourceSlots = done + 1;
     options.onProgress?.({ topic, slot, done: done + 1, total: sources.length, moved: report.moved });
   }
-  await store.finishMigration(topic, from, to);
+  await layout.finishMigration(topic, from, to);
   return { ...report, tookMs: performance.now() - started };
 }
 
 /** Moves every entry of one data bucket of a source slot whose slot of `to` is another one; passes until one finds none. */
-async function drainBucket(store: TimeoutStore, topic: string, slot: number, bucket: number, to: number): Promise<number> {
+async function drainBucket(layout: LayoutMigration, topic: string, slot: number, bucket: number, to: number): Promise<number> {
   let moved = 0;
   for (;;) {
-    const leaving = (await store.bucketIds({ topic, slot }, bucket)).filter((id) => slotOf(id, to) !== slot);
+    const leaving = (await layout.bucketIds({ topic, slot }, bucket)).filter((id) => slotOf(id, to) !== slot);
     let exported = 0;
     for (let start = 0; start < leaving.length; start += MOVE_BATCH) {
-      const round = await moveEntries(store, topic, slot, leaving.slice(start, start + MOVE_BATCH), to);
+      const round = await moveEntries(layout, topic, slot, leaving.slice(start, start + MOVE_BATCH), to);
       exported += round.exported;
       moved += round.moved;
     }
@@ -105,8 +106,8 @@ async function drainBucket(store: TimeoutStore, topic: string, slot: number, buc
  * Copies entries to their new slots, removes the originals that did not change meanwhile, takes
  * back the other copies. Returns how many entries were found and how many moved.
  */
-async function moveEntries(store: TimeoutStore, topic: string, slot: number, ids: readonly string[], to: number): Promise<{ exported: number; moved: number }> {
-  const { counter, entries } = await store.exportEntries({ topic, slot }, ids);
+async function moveEntries(layout: LayoutMigration, topic: string, slot: number, ids: readonly string[], to: number): Promise<{ exported: number; moved: number }> {
+  const { counter, entries } = await layout.exportEntries({ topic, slot }, ids);
   const byTarget = new Map<number, MovedEntry[]>();
   for (const entry of entries) {
     const target = slotOf(entry.id, to);
@@ -117,7 +118,7 @@ async function moveEntries(store: TimeoutStore, topic: string, slot: number, ids
   const imported = new Set<MovedEntry>();
   await Promise.all(
     [...byTarget].map(async ([target, group]) => {
-      const written = await store.importEntries({ topic, slot: target }, group, counter);
+      const written = await layout.importEntries({ topic, slot: target }, group, counter);
       group.forEach((entry, i) => {
         if (written[i]) imported.add(entry);
       });
@@ -125,7 +126,7 @@ async function moveEntries(store: TimeoutStore, topic: string, slot: number, ids
   );
   // An entry whose id was already in its new slot (scheduled there since) is dropped all the same:
   // what is there is newer.
-  const dropped = await store.dropEntries(
+  const dropped = await layout.dropEntries(
     { topic, slot },
     entries.map((entry) => ({ ...entry, target: slotOf(entry.id, to) })),
   );
@@ -135,7 +136,7 @@ async function moveEntries(store: TimeoutStore, topic: string, slot: number, ids
     const target = slotOf(entry.id, to);
     takeBack.set(target, [...(takeBack.get(target) ?? []), entry]);
   });
-  for (const [target, group] of takeBack) await store.unimportEntries({ topic, slot: target }, group);
+  for (const [target, group] of takeBack) await layout.unimportEntries({ topic, slot: target }, group);
   return { exported: entries.length, moved: dropped.filter(Boolean).length };
 }
 

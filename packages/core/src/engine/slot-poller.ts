@@ -1,21 +1,21 @@
 import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { EngineContext } from './engine-context.js';
-import { redisRetryDelayMs } from './retry-backoff.js';
+import type { ClaimCapacity } from './claim-capacity.js';
+import { redisRetryDelayMs } from '../support/retry-backoff.js';
+
+/** How much a poller may claim: the topic's `ClaimCapacity`, shared by its pollers. */
+export type PollerCapacity = Pick<ClaimCapacity, 'reserve' | 'unreserve'>;
 
 /**
- * What a poller needs from the worker of its topic (the `TopicWorker`): the topic's batch and
- * lease settings, its capacity, and somewhere to hand what a claim brought back.
+ * Where a poller hands what its claims bring back: the worker of its topic (the `TopicWorker`),
+ * with the topic's batch and lease settings.
  */
-export interface PollerHost {
+export interface ClaimSink {
   readonly options: { readonly batchSize: number; readonly leaseMs: number };
   /** The policy the store applies to the topic's expired leases. */
   readonly leaseExpiry: LeaseExpiryPolicy;
   /** False once the topic is halting: a claim that comes back is released, not dispatched. */
   readonly active: boolean;
-  /** How many timeouts `poller` may claim now (at most its `wanted`); 0 parks it until capacity frees. */
-  reserve(poller: SlotPoller): number;
-  /** Ends a reservation made by `reserve`. */
-  unreserve(limit: number): void;
   /** Starts the handlers of what a claim of `slot` brought back. */
   dispatch(slot: number, result: ClaimResult): void;
   /** Gives back timeouts claimed after the topic stopped being active. */
@@ -64,9 +64,11 @@ export class SlotPoller {
   private loop: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly worker: PollerHost,
+    private readonly worker: ClaimSink,
     private readonly context: EngineContext,
     readonly ref: SlotRef,
+    /** Reserves what a claim asks for until it comes back; parks the poller while none is free. */
+    private readonly capacity: PollerCapacity,
   ) {
     this.wanted = worker.options.batchSize;
   }
@@ -152,7 +154,7 @@ export class SlotPoller {
       this.state = 'stopped';
       return false;
     }
-    const limit = worker.reserve(this);
+    const limit = this.capacity.reserve(this);
     if (limit === 0) {
       this.state = 'waiting';
       return false;
@@ -162,7 +164,7 @@ export class SlotPoller {
     try {
       this.wakeHint = Number.POSITIVE_INFINITY;
       const sentAt = performance.now();
-      result = await context.store.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry);
+      result = await context.deliveries.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry);
       const receivedAt = performance.now();
       this.lastCycleAt = receivedAt;
       this.failures = 0;
@@ -173,7 +175,7 @@ export class SlotPoller {
         worker.dispatch(ref.slot, result);
       }
     } finally {
-      worker.unreserve(limit);
+      this.capacity.unreserve(limit);
     }
     if (!dispatched) {
       // Stopped while the claim was out: hand its timeouts back rather than run them.

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { DurableTimeouts } from '../durable-timeouts.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { MemoryTimeoutStore } from '../testing/memory-timeout-store.js';
-import type { AckEntry, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
+import type { AckEntry, AckResult, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { DurableTimeoutsEvents, DurableTimeoutsOptions } from '../types.js';
 import { waitUntil } from '@durable-timeout/redis-testing';
 
@@ -11,20 +11,25 @@ class FlakyStore extends MemoryTimeoutStore {
   claimFailures = 0;
   ackFailures = 0;
 
-  override async claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> {
-    if (this.claimFailures > 0) {
-      this.claimFailures--;
-      throw new Error('connect ECONNREFUSED (claim)');
-    }
-    return super.claim(slot, limit, leaseMs, expiry);
-  }
-
-  override async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<boolean[]> {
-    if (this.ackFailures > 0) {
-      this.ackFailures--;
-      throw new Error('connect ECONNREFUSED (ack)');
-    }
-    return super.ackMany(slot, entries);
+  constructor(clock: ManualClock) {
+    super(clock);
+    const { deliveries } = this;
+    const claim = deliveries.claim.bind(deliveries);
+    const ackMany = deliveries.ackMany.bind(deliveries);
+    deliveries.claim = async (slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> => {
+      if (this.claimFailures > 0) {
+        this.claimFailures--;
+        throw new Error('connect ECONNREFUSED (claim)');
+      }
+      return claim(slot, limit, leaseMs, expiry);
+    };
+    deliveries.ackMany = async (slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> => {
+      if (this.ackFailures > 0) {
+        this.ackFailures--;
+        throw new Error('connect ECONNREFUSED (ack)');
+      }
+      return ackMany(slot, entries);
+    };
   }
 }
 

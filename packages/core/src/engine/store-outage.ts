@@ -2,7 +2,7 @@ import type { DurableTimeoutsEvents, TimeoutLogger } from '../types.js';
 import type { EventHub } from './event-hub.js';
 import { engineMessages } from './engine.messages.js';
 import { FailoverReporting } from './failover-reporting.js';
-import { toError } from './to-error.js';
+import { toError } from '../support/to-error.js';
 
 /**
  * How the engine reports failing store calls: every failure as an `error` event (a `warning` while
@@ -20,7 +20,7 @@ export class StoreOutage {
 
   /** A store call failed. */
   failed(error: unknown, operation: string, topic?: string): void {
-    const cause = toError(error);
+    const cause = toError(error, engineMessages.handlerThrewNonError);
     const event = topic === undefined ? { error: cause, operation } : { error: cause, topic, operation };
     if (this.failover.isWarning(cause)) {
       if (!this.outage) {

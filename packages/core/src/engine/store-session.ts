@@ -1,7 +1,12 @@
-import { RedisTimeoutStore } from '../store/redis-timeout-store.js';
 import type { StoreTopic, TimeoutStore } from '../store/timeout-store.js';
 import type { ResolvedOptions } from '../validation/options.js';
 import { settledWithin } from '../support/settled-within.js';
+
+/** A store the engine opened itself (the Redis store): closed at shutdown within what is left of its budget. */
+export interface OpenedStore extends TimeoutStore {
+  /** Closes it; a clean goodbye to the server only within `withinMs` (0: at once). */
+  close(withinMs?: number): Promise<void>;
+}
 
 /**
  * The engine's store over its life: the one given (`store` option) or a Redis store it opened
@@ -11,6 +16,8 @@ import { settledWithin } from '../support/settled-within.js';
  */
 export class StoreSession {
   private current: TimeoutStore;
+  /** The store in use when the engine opened it (then it closes it too). */
+  private opened: OpenedStore | undefined;
   private initPromise: Promise<void> | undefined;
   private done = false;
   /** True when the engine opened the store (and so closes it); false for a `store` option. */
@@ -18,21 +25,19 @@ export class StoreSession {
 
   constructor(
     private readonly options: ResolvedOptions,
+    /** Opens a store when none was given, and again after a failed start (the public class opens a Redis store). */
+    private readonly open: () => OpenedStore,
     /** Runs once the store knows the topics, before the init counts as done (the layouts' own init). */
     private readonly afterInit: () => Promise<void>,
   ) {
     this.owned = options.store === undefined;
-    this.current = options.store ?? this.open();
+    if (options.store) this.current = options.store;
+    else this.current = this.opened = this.open();
   }
 
   /** The store in use now (replaced after a failed start). */
   get store(): TimeoutStore {
     return this.current;
-  }
-
-  /** Whether the init has completed (then `init()` costs nothing). */
-  get initialised(): boolean {
-    return this.done;
   }
 
   /** Registers the topics with the store, once; a failed init is tried again by the next call. */
@@ -60,9 +65,9 @@ export class StoreSession {
    * new one connects on its first call, so calling `start` again (or `schedule`) works.
    */
   async replaceFailed(onCloseError: (error: unknown) => void): Promise<void> {
-    if (!this.owned) return;
-    const failed = this.current as RedisTimeoutStore;
-    this.current = this.open();
+    const failed = this.opened;
+    if (!failed) return;
+    this.current = this.opened = this.open();
     this.done = false;
     this.initPromise = undefined;
     await failed.close(0).catch(onCloseError);
@@ -73,17 +78,7 @@ export class StoreSession {
    * subscriptions close with it), otherwise only its subscriptions on the store it was given.
    */
   async close(withinMs: number, unsubscribers: readonly (() => Promise<void>)[], onCloseError: (error: unknown) => void): Promise<void> {
-    if (this.owned) await (this.current as RedisTimeoutStore).close(withinMs).catch(onCloseError);
+    if (this.opened) await this.opened.close(withinMs).catch(onCloseError);
     else await settledWithin(Promise.all(unsubscribers.map((unsubscribe) => unsubscribe())), withinMs);
-  }
-
-  private open(): RedisTimeoutStore {
-    return new RedisTimeoutStore({
-      connection: this.options.connection,
-      prefix: this.options.prefix,
-      commandTimeoutMs: this.options.commandTimeoutMs,
-      logger: this.options.logger,
-      ...(this.options.durability ? { durability: this.options.durability } : {}),
-    });
   }
 }

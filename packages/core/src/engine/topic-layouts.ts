@@ -3,7 +3,7 @@ import { TopicSlotsMismatchError } from '../errors/topic-slots-mismatch.error.js
 import { SlotLockedError } from '../store/slot-locked.error.js';
 import { SlotMovedError } from '../store/slot-moved.error.js';
 import { slotOf } from '../store/slot-of.js';
-import type { SlotRef, TimeoutStore, TopicLayout } from '../store/timeout-store.js';
+import type { LayoutMigration, SlotRef, TopicLayout } from '../store/timeout-store.js';
 
 /** Most times one call follows a slot that moved before it gives up (a migration runs at most one move at a time). */
 const MAX_HOPS = 4;
@@ -30,12 +30,12 @@ export class TopicLayouts {
   private readonly routeRefs = new Map<string, SlotRef>();
   private readonly listeners = new Set<(topic: string) => void>();
   private readonly refreshing = new Map<string, Promise<TopicLayout>>();
-  /** Per topic: resolved once its slot count is recorded (see `ready`). */
+  /** Per topic: resolved once its slot count is recorded (see `recordLayout`). */
   private readonly recording = new Map<string, Promise<void>>();
 
   constructor(
-    /** The store in use (a function: the engine replaces its store after a failed start). */
-    private readonly currentStore: () => TimeoutStore,
+    /** The layout role of the store in use (a function: the engine replaces its store after a failed start). */
+    private readonly currentStore: () => LayoutMigration,
     /** Each topic's configured slot count. */
     private readonly configured: ReadonlyMap<string, number>,
     private readonly commandTimeoutMs: number,
@@ -54,14 +54,13 @@ export class TopicLayouts {
   }
 
   /**
-   * Resolves once the slot count of `topic` is recorded in the store; a call that writes
-   * (`schedule`, starting the pollers) records the configured count first when the topic has none
-   * yet (a call that only reads, such as a command line's `stats`, never does). Every call on an
-   * id awaits the same promise, so calls made in order stay in order.
+   * Records the configured slot count of `topic` in the store when it has none yet (a call that
+   * writes: `schedule`, starting the pollers), and resolves once a count is recorded. Every call on
+   * an id awaits the same promise, so calls made in order stay in order.
    */
-  ready(topic: string, writes: boolean): Promise<void> {
+  recordLayout(topic: string): Promise<void> {
     let pending = this.recording.get(topic);
-    if (!pending && writes) {
+    if (!pending) {
       const slots = this.configured.get(topic)!;
       pending = this.currentStore()
         .claimLayout(topic, slots)
@@ -75,7 +74,15 @@ export class TopicLayouts {
         });
       this.recording.set(topic, pending);
     }
-    return pending ?? RECORDED;
+    return pending;
+  }
+
+  /**
+   * Resolves once a recording of `topic`'s slot count under way (`recordLayout`) is done; records
+   * nothing itself (a call that only reads, such as a command line's `stats`, never does).
+   */
+  layoutRecorded(topic: string): Promise<void> {
+    return this.recording.get(topic) ?? RECORDED;
   }
 
   /** The layout of `topic` as last read (the configured count before `init`). */
@@ -112,12 +119,24 @@ export class TopicLayouts {
     return this.routeBy(topic, id, this.layout(topic).slots);
   }
 
+  /** `items` grouped by the slot their id is routed to first (`route`), each group in the order given. */
+  groupByRoute<T>(topic: string, items: Iterable<T>, idOf: (item: T) => string): Map<SlotRef, T[]> {
+    const groups = new Map<SlotRef, T[]>();
+    for (const item of items) {
+      const ref = this.route(topic, idOf(item));
+      const group = groups.get(ref);
+      if (group) group.push(item);
+      else groups.set(ref, [item]);
+    }
+    return groups;
+  }
+
   /**
    * Runs a call on one id in the slot where the id lives now: follows a slot that moved
    * (`SlotMovedError`) and waits out one that a migration is moving (`SlotLockedError`), within
    * `commandTimeoutMs`, then fails with `TopicMigratingError`.
    */
-  async onId<T>(topic: string, id: string, call: (ref: SlotRef) => Promise<T>): Promise<T> {
+  async callById<T>(topic: string, id: string, call: (ref: SlotRef) => Promise<T>): Promise<T> {
     let ref = this.route(topic, id);
     const started = performance.now();
     for (let hops = 0; ; ) {
@@ -140,8 +159,8 @@ export class TopicLayouts {
     }
   }
 
-  /** Runs a call on a whole slot of `topic`, waiting out a migration's lock on it as `onId` does. */
-  async onSlot<T>(topic: string, call: () => Promise<T>): Promise<T> {
+  /** Runs a call on a whole slot of `topic`, waiting out a migration's lock on it as `callById` does. */
+  async callOnSlot<T>(topic: string, call: () => Promise<T>): Promise<T> {
     const started = performance.now();
     for (;;) {
       try {
@@ -199,11 +218,6 @@ export class TopicLayouts {
     }
     return ref;
   }
-}
-
-/** Whether `error` is a slot's refusal of a call routed by a slot count it no longer serves (or not now). */
-export function isRoutingError(error: unknown): boolean {
-  return error instanceof SlotMovedError || error instanceof SlotLockedError;
 }
 
 /** Whether an instance configured with `slots` may run on a topic recorded as `layout`. */

@@ -7,10 +7,10 @@ import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { ClaimCapacity } from './claim-capacity.js';
-import { type PollerHost, SlotPoller } from './slot-poller.js';
+import { type ClaimSink, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { LeaseRenewer } from './lease-renewer.js';
-import { toError } from './to-error.js';
+import { toError } from '../support/to-error.js';
 import { settledWithin } from '../support/settled-within.js';
 
 /**
@@ -28,7 +28,7 @@ import { settledWithin } from '../support/settled-within.js';
  * (`SlotPoller`), so that slots waking together do not park one another behind reservations they
  * will not use; a full batch means more is due, and the next claim asks for `batchSize` again.
  */
-export class TopicWorker implements PollerHost {
+export class TopicWorker implements ClaimSink {
   /** Whether the pollers run (between `start` and `halt`). */
   active = false;
   /** One poller per slot this instance polls (index = slot); more or fewer when a migration changes the topic's slots. */
@@ -46,8 +46,10 @@ export class TopicWorker implements PollerHost {
   private outstanding = 0;
   private idleWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
-  /** Renews the leases of handlers that run long, and ends those past `maxRunMs`. */
+  /** Renews the leases of handlers that run long, and finds those past `maxRunMs`. */
   private readonly renewer: LeaseRenewer;
+  /** Runs the renewer's ticks while any handler runs. */
+  private renewTimer: NodeJS.Timeout | undefined;
   /** Records in the store how deliveries ended, and tells it as events and log lines. */
   private readonly outcomes: DeliveryOutcomes;
 
@@ -59,12 +61,10 @@ export class TopicWorker implements PollerHost {
   ) {
     this.lingerMs = Math.min(ACK_LINGER_MS, Math.floor(options.leaseMs / 10));
     this.capacity = new ClaimCapacity(options.concurrency, options.batchSize, () => this.active);
-    this.outcomes = new DeliveryOutcomes(context, topic, options, (slot) => this.ref(slot), () => this.settle());
+    this.outcomes = new DeliveryOutcomes(context, topic, options);
     this.resize();
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
-    this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.running, (slot) => this.ref(slot), (delivery, error) =>
-      this.onHandlerTimedOut(delivery, error),
-    );
+    this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.running);
   }
 
   /** Handlers of this topic running now. */
@@ -80,10 +80,10 @@ export class TopicWorker implements PollerHost {
     const count = this.context.layouts.polledSlots(this.topic);
     while (this.ackBatchers.length < count) {
       const ref = this.ref(this.ackBatchers.length);
-      this.ackBatchers.push(new AckBatcher(this.context, ref, this.outcomes.settleAck, this.lingerMs));
+      this.ackBatchers.push(new AckBatcher(this.context, ref, this.lingerMs));
     }
     while (this.pollers.length < count) {
-      const poller = new SlotPoller(this, this.context, this.ref(this.pollers.length));
+      const poller = new SlotPoller(this, this.context, this.ref(this.pollers.length), this.capacity);
       this.pollers.push(poller);
       if (this.active) poller.start();
     }
@@ -112,19 +112,6 @@ export class TopicWorker implements PollerHost {
   /** Settles when no poller has a claim out any more. */
   async pollersSettled(): Promise<void> {
     await Promise.all([...this.pollers, ...this.retired].map((poller) => poller.settled));
-  }
-
-  /**
-   * How many timeouts `poller` may claim now (at most its `wanted`, itself at most `batchSize`),
-   * reserved until `unreserve`. 0 parks the poller until capacity frees.
-   */
-  reserve(poller: SlotPoller): number {
-    return this.capacity.reserve(poller);
-  }
-
-  /** Ends a reservation made by `reserve` (the claim came back and was dispatched, or failed). */
-  unreserve(limit: number): void {
-    this.capacity.unreserve(limit);
   }
 
   /** Wakes the slot that a schedule landed in (store wake-up). */
@@ -156,7 +143,7 @@ export class TopicWorker implements PollerHost {
       delivery.carried = carried;
       this.outstanding++;
       if (parsed.ok) this.runHandler(delivery);
-      else this.outcomes.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
+      else this.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
     }
   }
 
@@ -174,7 +161,7 @@ export class TopicWorker implements PollerHost {
     let count = 0;
     for (;;) {
       const sentAt = performance.now();
-      const result = await this.context.store.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry);
+      const result = await this.context.deliveries.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry);
       this.context.clock.sample(result.now, sentAt, performance.now());
       this.dispatch(slot, result);
       count += result.claimed.length;
@@ -244,6 +231,10 @@ export class TopicWorker implements PollerHost {
     this.running.add(delivery);
     delivery.startedAt = performance.now();
     this.renewer.track(delivery);
+    if (this.renewTimer === undefined) {
+      this.renewTimer = setInterval(this.renewLeases, this.renewer.tickMs);
+      this.renewTimer.unref();
+    }
     delivery.latenessMs = Math.max(0, Math.round(this.context.clock.now() - delivery.dueAt));
     const handler = this.handler;
     const { interceptors } = this.context;
@@ -282,13 +273,14 @@ export class TopicWorker implements PollerHost {
     // A released delivery was settled when it was released.
     if (delivery.released) return;
     // Linger only while claiming goes on and nobody waits for this topic to be idle.
-    this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
+    const acked = this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
+    this.settleAfter(acked.then((settlement) => this.outcomes.settleAck(delivery, settlement)), 'ack');
   }
 
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {
     if (delivery.timedOut) return;
     this.finishRunning(delivery);
-    if (!delivery.released) this.outcomes.recordFailure(delivery, toError(thrown), false);
+    if (!delivery.released) this.recordFailure(delivery, toError(thrown, engineMessages.handlerThrewNonError), false);
   }
 
   /**
@@ -299,13 +291,31 @@ export class TopicWorker implements PollerHost {
     delivery.timedOut = true;
     delivery.abort(error);
     this.finishRunning(delivery);
-    this.outcomes.recordFailure(delivery, error, false);
+    this.recordFailure(delivery, error, false);
+  }
+
+  /** Records a failed delivery (`DeliveryOutcomes.recordFailure`), then counts it settled. */
+  private recordFailure(delivery: TimeoutDelivery<unknown>, error: Error, final: boolean): void {
+    this.settleAfter(this.outcomes.recordFailure(delivery, error, final), 'fail');
+  }
+
+  /**
+   * Counts a delivery settled once recording how it ended is done, however that ends: a recording
+   * that failed (none should: they resolve with what happened) is reported, not left unhandled,
+   * and never keeps `idle` and `stop` waiting.
+   */
+  private settleAfter(recording: Promise<void>, operation: string): void {
+    void recording.finally(this.settle).catch((error: unknown) => this.context.reportError(error, operation, this.topic));
   }
 
   private finishRunning(delivery: TimeoutDelivery<unknown>): void {
     this.capacity.finished();
     this.running.delete(delivery);
     this.renewer.untrack(delivery);
+    if (this.running.size === 0 && this.renewTimer !== undefined) {
+      clearInterval(this.renewTimer);
+      this.renewTimer = undefined;
+    }
     delivery.durationMs = performance.now() - delivery.startedAt;
     if (this.capacity.inFlight === 0 && this.drainWaiters.length > 0) {
       const waiters = this.drainWaiters;
@@ -315,19 +325,25 @@ export class TopicWorker implements PollerHost {
     this.capacity.resumeParked();
   }
 
+  /** One tick of the renewer; ends the deliveries it found past `maxRunMs`. */
+  private readonly renewLeases = (): void => {
+    for (const { delivery, error } of this.renewer.tick()) this.onHandlerTimedOut(delivery, error);
+  };
+
   /** The reference of one slot of this topic (the same object every time). */
   private ref(slot: number): SlotRef {
     return this.context.layouts.slotRef(this.topic, slot);
   }
 
-  private settle(): void {
+  /** One delivery is settled (acked, failed, or released). */
+  private readonly settle = (): void => {
     this.outstanding--;
     if (this.outstanding === 0 && this.idleWaiters.length > 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
     }
-  }
+  };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -1,5 +1,5 @@
 import type { ResolvedTopicOptions, TimeoutHandler } from '../types.js';
-import { drainWorkers } from './drain.js';
+import { drainWorkers, type DrainOutcome } from './drain.js';
 import type { EngineContext } from './engine-context.js';
 import { TopicWorker } from './topic-worker.js';
 
@@ -48,7 +48,7 @@ export class TopicWorkers {
     const startWorker = () => {
       if (this.engine.running()) worker.start();
     };
-    layouts.ready(topic, true).then(
+    layouts.recordLayout(topic).then(
       () =>
         this.subscribe([topic]).then(startWorker, (error: unknown) => {
           reportError(error, 'subscribe', topic);
@@ -110,10 +110,10 @@ export class TopicWorkers {
     return { maxPollerIdleMs, inFlight };
   }
 
-  /** Stops the layout timer and drains every worker (`drainWorkers`); resolves with what is left of the hand-back budget. */
-  drain(drainMs: number, commandTimeoutMs: number): Promise<number> {
+  /** Stops the layout timer and drains every worker (`drainWorkers`); resolves with what it did and what is left of the hand-back budget. */
+  drain(drainMs: number, commandTimeoutMs: number): Promise<DrainOutcome> {
     clearInterval(this.layoutTimer);
-    return drainWorkers([...this.workers.values()], drainMs, commandTimeoutMs);
+    return drainWorkers([...this.workers.values()], drainMs, commandTimeoutMs, this.context.events);
   }
 
   /** The unsubscribe functions of the subscriptions made, handed over once (for the close). */

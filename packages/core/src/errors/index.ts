@@ -16,3 +16,5 @@ export { RedisUnavailableError } from '../store/redis-unavailable.error.js';
 export { RedisReplyError } from '../store/redis-reply.error.js';
 export { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';
 export { DurabilityUnconfirmedError } from '../store/durability-unconfirmed.error.js';
+export { InvalidConnectionError } from '../store/invalid-connection.error.js';
+export { InvalidClockTimeError } from '../testing/invalid-clock-time.error.js';

@@ -1,3 +1,5 @@
+import { DurableTimeoutError } from '../errors/durable-timeout.error.js';
+
 /**
  * `durability` is on with `onUnavailable: 'refuse'` and Redis could not confirm within
  * `durability.timeoutMs` that a `schedule` or `cancel` reached `required` replicas. The write was
@@ -5,7 +7,7 @@
  * Retrying is safe (`schedule` is an upsert, `cancel` is idempotent); a retry is confirmed once
  * enough replicas are connected again.
  */
-export class DurabilityUnconfirmedError extends Error {
+export class DurabilityUnconfirmedError extends DurableTimeoutError {
   /** The store operation, e.g. `schedule`. */
   readonly operation: string;
   /** Replicas the option asks for. */
@@ -15,7 +17,6 @@ export class DurabilityUnconfirmedError extends Error {
 
   constructor(message: string, operation: string, required: number, confirmed: number) {
     super(message);
-    this.name = new.target.name;
     this.operation = operation;
     this.required = required;
     this.confirmed = confirmed;

@@ -11,6 +11,8 @@ describe('failoverReply', () => {
     ["ERR Error running script (call to f_1): @user_script:3: READONLY You can't write against a read only replica.", 'READONLY'],
     ['LOADING Redis is loading the dataset in memory', 'LOADING'],
     ['MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no', 'MASTERDOWN'],
+    ['NOREPLICAS Not enough good replicas to write.', 'NOREPLICAS'],
+    ['NOREPLICAS Not enough good replicas to write. script: 680f0f00, on @user_script:1.', 'NOREPLICAS'],
   ])('recognises %s', (message, reply) => {
     expect(failoverReply(new Error(message))).toBe(reply);
   });

@@ -1,3 +1,5 @@
+import { RedisUnavailableError } from './redis-unavailable.error.js';
+
 /**
  * Errors Redis answers while a failover moves a primary (Cluster or Sentinel), and the retry of
  * the store's script calls across them. Every reply below means the command was refused, not run
@@ -6,9 +8,12 @@
  */
 
 /** Replies of a failover in progress, by the word Redis starts them with. */
-export type FailoverReply = 'MOVED' | 'ASK' | 'TRYAGAIN' | 'CLUSTERDOWN' | 'READONLY' | 'LOADING' | 'MASTERDOWN';
+export type FailoverReply = 'MOVED' | 'ASK' | 'TRYAGAIN' | 'CLUSTERDOWN' | 'READONLY' | 'LOADING' | 'MASTERDOWN' | 'NOREPLICAS';
 
-const FAILOVER_REPLY = /^(?:ERR\s+)?(MOVED|ASK|TRYAGAIN|CLUSTERDOWN|READONLY|LOADING|MASTERDOWN)\b/;
+// NOREPLICAS: a primary with `min-replicas-to-write` that lost its replicas (cut off from them, as
+// in a partition) refuses every write, a script's at its first write, until they are back or a
+// failover replaces it.
+const FAILOVER_REPLY = /^(?:ERR\s+)?(MOVED|ASK|TRYAGAIN|CLUSTERDOWN|READONLY|LOADING|MASTERDOWN|NOREPLICAS)\b/;
 /** A script that reached a replica: Redis wraps the refusal of its first write. */
 const SCRIPT_READONLY = /\bREADONLY You can't write against a read only replica/i;
 
@@ -18,6 +23,15 @@ export function failoverReply(error: unknown): FailoverReply | undefined {
   const match = FAILOVER_REPLY.exec(error.message);
   if (match) return match[1] as FailoverReply;
   return SCRIPT_READONLY.test(error.message) ? 'READONLY' : undefined;
+}
+
+/**
+ * Whether `error`, as a store call rejected with it, is a symptom of a failover in progress: a
+ * failover reply, or `RedisUnavailableError` after the store's retries across one. What the engine
+ * asks to tell a failover (a warning for a while) from an outage.
+ */
+export function isFailoverSymptom(error: unknown): boolean {
+  return (error instanceof RedisUnavailableError && error.failover) || failoverReply(error) !== undefined;
 }
 
 /** What the retry needs from the store: the deadline, and how to learn the new topology. */

@@ -9,12 +9,16 @@ import { SlotMovedError } from './slot-moved.error.js';
 export function itemResults<T>(settled: readonly PromiseSettledResult<T>[]): (T | Error)[] {
   return settled.map((result) => {
     if (result.status === 'fulfilled') return result.value;
-    if (isItemRefusal(result.reason)) return result.reason;
+    if (isSlotRefusal(result.reason)) return result.reason;
     throw result.reason;
   });
 }
 
-/** Whether an item's failure is a slot migration's refusal of that item alone (its result), not a failure of the whole call. */
-export function isItemRefusal(reason: unknown): reason is SlotMovedError | SlotLockedError {
-  return reason instanceof SlotMovedError || reason instanceof SlotLockedError;
+/**
+ * Whether `error` is a slot migration's refusal of a call routed by a slot count the slot no longer
+ * serves (`SlotMovedError`: route it again) or not now (`SlotLockedError`: call again shortly). In
+ * a bulk call it is the result of that item alone, not a failure of the whole call.
+ */
+export function isSlotRefusal(error: unknown): error is SlotMovedError | SlotLockedError {
+  return error instanceof SlotMovedError || error instanceof SlotLockedError;
 }

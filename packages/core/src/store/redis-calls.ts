@@ -1,12 +1,13 @@
 import type { TimeoutLogger } from '../types.js';
 import { registerScripts, type ScriptName } from '../commands/index.js';
-import { closeConnection, isCluster, isReplicated, type OpenedConnection, type RedisClient } from './redis-connection.js';
+import { closeConnection, clusterNodeError, isCluster, isReplicated, type OpenedConnection, type RedisClient } from './redis-connection.js';
 import { RedisUnavailableError } from './redis-unavailable.error.js';
 import { redisStoreMessages } from './redis-store.messages.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { StoreClosedError } from './store-closed.error.js';
 import { failoverReply, retryDuringFailover } from './failover.js';
 import { routingError, type ScriptArg } from './redis-replies.js';
+import { asError } from '../support/to-error.js';
 
 type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
 
@@ -48,7 +49,7 @@ export class RedisCalls {
     // printing every reconnect attempt, and tells the logger once per outage.
     if (this.owned) {
       this.client.on('error', (error: Error) => {
-        this.lastConnectionError = error.message;
+        this.lastConnectionError = describeConnectionError(error);
         if (this.outageReported) return;
         this.outageReported = true;
         logger?.warn(redisStoreMessages.connectionLost(error.message));
@@ -81,7 +82,12 @@ export class RedisCalls {
     const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
     // During a failover (MOVED, CLUSTERDOWN, READONLY...) the script was refused, not run: send it
     // again within the call's budget while the client learns the new topology (store/failover.ts).
-    return retryDuringFailover(() => call(...keys, ...args), { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(
+    // A MOVED on a one-server connection is no failover: the server is a Cluster node (say so at once).
+    const send = (): Promise<unknown> =>
+      call(...keys, ...args).catch((error: unknown) => {
+        throw clusterNodeError(this.client, error) ?? error;
+      });
+    return retryDuringFailover(send, { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(
       (error: unknown) => {
         throw routingError(error) ?? this.asFailover(name, error) ?? error;
       },
@@ -114,8 +120,11 @@ export class RedisCalls {
       return await this.deadlines.run(call(), expired);
     } catch (error) {
       if (error instanceof RedisUnavailableError && error.operation !== operation) {
-        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, errorText(error.cause)), operation, error);
+        const cause = error.cause === undefined ? 'undefined' : asError(error.cause).message;
+        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation, error);
       }
+      const misdirected = clusterNodeError(this.client, error);
+      if (misdirected !== undefined) throw misdirected;
       if (error instanceof RedisUnavailableError || !isConnectionError(error)) throw error;
       throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
         cause: error,
@@ -167,14 +176,25 @@ export class RedisCalls {
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * A connection error's message; for a Cluster client that found no node, with the last node's own
+ * error (ioredis' "Failed to refresh slots cache" alone hides e.g. a WRONGPASS).
+ */
+function describeConnectionError(error: Error): string {
+  const lastNodeError = (error as { lastNodeError?: unknown }).lastNodeError;
+  return lastNodeError instanceof Error ? `${error.message.replace(/\.$/, '')}: ${lastNodeError.message}` : error.message;
 }
 
+/**
+ * Whether `error` says the connection was lost or refused. ioredis' AbortError ("Command aborted
+ * due to connection close") is one: the connection closed (a reconnect after READONLY, a lost
+ * server) while a pipeline it belonged to was partly answered, so the command may have run.
+ */
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (
     error.name === 'MaxRetriesPerRequestError' ||
+    error.name === 'AbortError' ||
     failoverReply(error) !== undefined ||
     /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache|None of startup nodes is available/i.test(
       error.message,

@@ -1,5 +1,5 @@
 import { FEW_BUCKETS } from '../commands/index.js';
-import { DEFAULT_LEASE_EXPIRY } from '../validation/options.js';
+import { DEFAULT_LEASE_EXPIRY } from '../validation/defaults.js';
 import type { RedisCalls } from './redis-calls.js';
 import type { TimeoutKeys } from './timeout-keys.js';
 import type { ClaimHints } from './claim-hints.js';
@@ -18,24 +18,21 @@ import type {
   RenewResult,
   SlotRef,
   StoreFailure,
-  TimeoutStore,
+  Deliveries,
 } from './timeout-store.js';
 import { ackResult, count, decodeClaim, unexpected, type ScriptArg } from './redis-replies.js';
 
 /** Most entries one ack-many / release script call carries; larger requests are split. */
 const ENTRY_BATCH = 500;
 
-/** The part of the storage port a worker uses for the timeouts it fires. */
-export type DeliveryCalls = Pick<TimeoutStore, 'claim' | 'ack' | 'ackMany' | 'renewLeases' | 'fail' | 'release'>;
-
 /**
  * The Redis store's worker calls: claim due timeouts, then ack, renew, fail or release what was
  * claimed, each checked against its fencing token. Unlike interactive calls they have no deadline:
  * they wait for the connection to come back (a worker retries nothing itself), and a failover
  * symptom reaches the engine as `RedisUnavailableError` with `failover` set (store/redis-calls.ts).
- * The method docs are on `TimeoutStore`.
+ * The method docs are on `Deliveries`.
  */
-export class RedisDeliveries implements DeliveryCalls {
+export class RedisDeliveries implements Deliveries {
   constructor(
     private readonly keys: TimeoutKeys,
     private readonly calls: RedisCalls,

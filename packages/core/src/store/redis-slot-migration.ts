@@ -1,30 +1,15 @@
-import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, SlotRef, TimeoutStore, TopicLayout } from './timeout-store.js';
+import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, LayoutMigration, SlotRef, TopicLayout } from './timeout-store.js';
 import type { RedisCalls } from './redis-calls.js';
 import type { TimeoutKeys } from './timeout-keys.js';
 import { count, entryArgs, flags, mapCode, parseLayout, STATES, unexpected } from './redis-replies.js';
-
-/** The part of the storage port that changes a topic's slot count (`migrateSlots`, engine/slot-migration.ts). */
-export type SlotMigrationCalls = Pick<
-  TimeoutStore,
-  | 'readLayout'
-  | 'claimLayout'
-  | 'beginMigration'
-  | 'finishMigration'
-  | 'markSlot'
-  | 'bucketIds'
-  | 'exportEntries'
-  | 'importEntries'
-  | 'dropEntries'
-  | 'unimportEntries'
->;
 
 /**
  * The Redis store's calls for a change of a topic's slot count (docs/REDIS-LAYOUT.md, "Changing a
  * topic's slot count"): the topics registry (one hash of every topic's recorded layout), the layout
  * marker of each slot, and the copying of stored entries from one slot to another with their
- * fencing counter. Each is one script on one hash tag; the method docs are on `TimeoutStore`.
+ * fencing counter. Each is one script on one hash tag; the method docs are on `LayoutMigration`.
  */
-export class RedisSlotMigration implements SlotMigrationCalls {
+export class RedisSlotMigration implements LayoutMigration {
   constructor(
     private readonly keys: TimeoutKeys,
     private readonly calls: RedisCalls,

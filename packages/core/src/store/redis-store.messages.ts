@@ -20,6 +20,12 @@ export const redisStoreMessages = {
     'No node of the Redis Cluster is known yet, so wake-ups cannot be subscribed to. Check that the cluster is reachable, then retry.',
   callbackFailed: (callback: string, cause: string) =>
     `The ${callback} callback given to subscribe() threw: ${cause}. The store keeps listening; fix the callback.`,
+  invalidConnectionUrl: (url: string, problem: string, forms: string) =>
+    `Invalid Redis connection URL "${url}": ${problem}. Use ${forms}.`,
+  clusterNode: (node: string, evidence: string) =>
+    `Redis at ${node} is a node of a Redis Cluster (${evidence}), but the connection talks to one server. ` +
+    `Connect to the Cluster instead: connection: 'redis+cluster://${node}' (list two or three nodes, comma-separated; ` +
+    `rediss+cluster:// for TLS), or { cluster: [{ host, port }, ...] }.`,
   closed: () => 'The Redis timeout store was closed; create a new one.',
   slotMoved: (slots: number) => `The slot was moved by a change of the topic's slot count: route the id by ${slots} slots.`,
   slotLocked: (slots: number) => `A change of the topic's slot count to ${slots} is moving this slot's timeouts; call again shortly.`,

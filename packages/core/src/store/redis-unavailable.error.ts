@@ -1,3 +1,5 @@
+import { DurableTimeoutError } from '../errors/durable-timeout.error.js';
+
 /**
  * Redis did not answer in time (down, unreachable, paused or overloaded). Thrown by the
  * interactive operations (`schedule`, `cancel`, `get`, stats and dead letters, `ping`) after about
@@ -6,19 +8,19 @@
  * it is safe. During a failover the store sends refused calls again within `commandTimeoutMs`
  * before it gives up with this error (`failover` is then true).
  */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends DurableTimeoutError {
   /** The store operation that failed, e.g. `schedule`. */
   readonly operation: string;
   /**
    * True when Redis refused the call because a failover was in progress (MOVED, CLUSTERDOWN,
-   * TRYAGAIN, READONLY, LOADING, MASTERDOWN) and it was still refused at the end of its retries:
+   * TRYAGAIN, READONLY, LOADING, MASTERDOWN, or NOREPLICAS from a primary cut off from its replicas)
+   * and it was still refused at the end of its retries:
    * it did not take effect, and it can be retried once the new primary serves.
    */
   readonly failover: boolean;
 
   constructor(message: string, operation: string, options?: { cause?: unknown; failover?: boolean }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.operation = operation;
     this.failover = options?.failover ?? false;
   }

@@ -1,38 +1,16 @@
 import { Command, type Cluster, type Redis } from 'ioredis';
 import type { DurabilityOptions, TimeoutLogger } from '../types.js';
-
-export type { DurabilityOptions };
+import { checkDurability, type ResolvedDurability } from '../validation/durability.js';
 import { DurabilityUnconfirmedError } from './durability-unconfirmed.error.js';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 
-/** `DurabilityOptions` after defaults. */
-export interface ResolvedDurability {
-  replicas: number;
-  timeoutMs: number;
-  onUnavailable: 'refuse' | 'warn';
-  aof: boolean;
-}
+export type { DurabilityOptions, ResolvedDurability };
 
-const DURABILITY_KEYS = new Set(['replicas', 'timeoutMs', 'onUnavailable', 'aof']);
-
-/** Validates `durability` (undefined: off). Throws `InvalidStoreOptionError` naming the bad field. */
+/** Validates `durability` (undefined: off) and fills in its defaults. Throws `InvalidStoreOptionError` naming the bad field. */
 export function resolveDurability(options: DurabilityOptions | undefined): ResolvedDurability | undefined {
-  if (options === undefined) return undefined;
-  const fail = (problem: string): never => {
-    throw new InvalidStoreOptionError(
-      `Invalid durability option: ${problem}. Use { replicas: 1, timeoutMs?: 500, onUnavailable?: 'refuse' | 'warn', aof?: false }, or leave it out.`,
-    );
-  };
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) fail(`got ${JSON.stringify(options)}`);
-  const unknown = Object.keys(options).filter((key) => !DURABILITY_KEYS.has(key));
-  if (unknown.length > 0) fail(`unknown field ${unknown.join(', ')}`);
-  const { replicas, timeoutMs = 500, onUnavailable = 'refuse', aof = false } = options;
-  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 100) fail(`replicas is ${JSON.stringify(replicas)}; use an integer from 1 to 100`);
-  // WAIT 0 would block for ever: a bound is required.
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) fail(`timeoutMs is ${JSON.stringify(timeoutMs)}; use an integer from 1 to 60000`);
-  if (onUnavailable !== 'refuse' && onUnavailable !== 'warn') fail(`onUnavailable is ${JSON.stringify(onUnavailable)}; use 'refuse' or 'warn'`);
-  if (typeof aof !== 'boolean') fail(`aof is ${JSON.stringify(aof)}; use true or false`);
-  return { replicas, timeoutMs, onUnavailable, aof };
+  const checked = checkDurability(options);
+  if (!checked.ok) throw new InvalidStoreOptionError(checked.message);
+  return checked.value;
 }
 
 /** What the barrier needs of one connection writes go out on. */

@@ -1,22 +1,46 @@
 import { describe, expect, it } from '@jest/globals';
 import { ScheduleCoalescer, type PendingSchedule } from './schedule-coalescer.js';
 import { SlotMovedError } from './slot-moved.error.js';
-import type { SlotRef } from './timeout-store.js';
+import type { SlotRef, StoreScheduleEntry, StoreScheduleItem } from './timeout-store.js';
 
 const SLOT: SlotRef = { topic: 'payment', slot: 3 };
 const entry = (delayMs: number) => ({ delayMs, payload: 'null' });
 const items = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `order-${i}`, entry: entry(i) }));
 
 /**
- * A coalescer whose script calls are recorded and settled by `settle`: by default every entry is
- * `created`, due at its delay.
+ * A coalescer and a store's use of it, as `RedisWrites` does: what waits is taken at the end of the
+ * tick, or at once by `flushSlot`; each taken call is recorded and settled by `settle` (by default
+ * every entry is `created`, due at its delay); a call that throws fails each of its entries.
  */
 function coalescer(maxPerCall: number, settle: (entries: readonly PendingSchedule[]) => void = createdAll) {
   const calls: string[][] = [];
-  const schedules = new ScheduleCoalescer(async (_slot, entries) => {
-    calls.push(entries.map(({ id }) => id));
-    settle(entries);
-  }, maxPerCall);
+  const batching = new ScheduleCoalescer(maxPerCall);
+  const send = (taken: readonly PendingSchedule[][]) => {
+    for (const entries of taken) {
+      calls.push(entries.map(({ id }) => id));
+      try {
+        settle(entries);
+      } catch (error) {
+        for (const pending of entries) pending.reject(error);
+      }
+    }
+  };
+  let queued = false;
+  const atEndOfTick = <T>(result: T): T => {
+    if (!queued) {
+      queued = true;
+      process.nextTick(() => {
+        queued = false;
+        for (const { calls: taken } of batching.takeAll()) send(taken);
+      });
+    }
+    return result;
+  };
+  const schedules = {
+    add: (slot: SlotRef, id: string, scheduled: StoreScheduleEntry) => atEndOfTick(batching.add(slot, id, scheduled)),
+    addUnit: (slot: SlotRef, unitItems: readonly StoreScheduleItem[]) => atEndOfTick(batching.addUnit(slot, unitItems)),
+    flushSlot: (slot: SlotRef) => send(batching.take(slot)),
+  };
   return { schedules, calls };
 }
 

@@ -1,5 +1,5 @@
 import type { ScheduleOutcome } from '../types.js';
-import { isItemRefusal } from './item-results.js';
+import { isSlotRefusal } from './item-results.js';
 import type { SlotRef, StoreScheduleEntry, StoreScheduleItem } from './timeout-store.js';
 
 /** What one stored schedule came back with. */
@@ -41,7 +41,7 @@ class BulkUnit {
   }
 
   fail(index: number, error: unknown): void {
-    if (isItemRefusal(error)) this.results[index] = error;
+    if (isSlotRefusal(error)) this.results[index] = error;
     else if (this.failure === undefined || index < this.failure.index) this.failure = { index, error };
     this.done();
   }
@@ -77,21 +77,19 @@ interface Batch {
 }
 
 /**
- * The Redis store's schedule side of what `engine/ack-batcher.ts` does for acks: the schedules made
- * in one tick for one slot (and routing layout) travel as script calls of up to `maxPerCall`
- * entries, sent at the end of the tick, or at once when another call on the slot must not overtake
- * them (`flushSlot`). The items of one `scheduleMany` call are never split over two calls.
+ * The batching step of the Redis store's schedules (`RedisWrites`), its side of what
+ * `engine/ack-batcher.ts` does for acks: the schedules made in one tick for one slot (and routing
+ * layout) wait here, and the store takes them as script calls of up to `maxPerCall` entries, at the
+ * end of the tick (`takeAll`) or at once when another call on the slot must not overtake them
+ * (`take`). The items of one `scheduleMany` call are never split over two calls. It sends nothing
+ * itself: the store sends what it takes and settles each entry.
  */
 export class ScheduleCoalescer {
   private readonly batches = new Map<string, Batch>();
 
-  constructor(
-    /** Runs one script call for `entries` and settles each of them (rejecting it is the caller's failure). */
-    private readonly run: (slot: SlotRef, entries: readonly PendingSchedule[]) => Promise<void>,
-    private readonly maxPerCall: number,
-  ) {}
+  constructor(private readonly maxPerCall: number) {}
 
-  /** Queues one schedule; settles when its call came back. */
+  /** Queues one schedule; settles when the store settles it. */
   add(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<Scheduled> {
     return new Promise((resolve, reject) => this.batchOf(slot).entries.push({ id, entry, resolve, reject }));
   }
@@ -108,17 +106,20 @@ export class ScheduleCoalescer {
     });
   }
 
-  /**
-   * Sends the schedules of `slot` still waiting for the end of the tick, before a call on one of
-   * its ids goes out: one connection delivers commands in the order they are sent, so calls on one
-   * id take effect in the order they were made (`schedule` then `cancel` cancels it).
-   */
-  flushSlot(slot: SlotRef): void {
+  /** The script calls of what waits for `slot`, taken out (none when nothing waits). */
+  take(slot: SlotRef): PendingSchedule[][] {
     const key = batchKey(slot);
     const batch = this.batches.get(key);
-    if (!batch) return;
+    if (!batch) return [];
     this.batches.delete(key);
-    this.send(batch);
+    return this.chunks(batch);
+  }
+
+  /** The script calls of everything waiting, per slot in the order the slots were first used, taken out. */
+  takeAll(): { slot: SlotRef; calls: PendingSchedule[][] }[] {
+    const batches = [...this.batches.values()];
+    this.batches.clear();
+    return batches.map((batch) => ({ slot: batch.slot, calls: this.chunks(batch) }));
   }
 
   private batchOf(slot: SlotRef): Batch {
@@ -127,32 +128,23 @@ export class ScheduleCoalescer {
     if (!batch) {
       batch = { slot, entries: [] };
       this.batches.set(key, batch);
-      if (this.batches.size === 1) process.nextTick(() => this.flushAll());
     }
     return batch;
   }
 
-  private flushAll(): void {
-    const batches = [...this.batches.values()];
-    this.batches.clear();
-    for (const batch of batches) this.send(batch);
-  }
-
-  private send(batch: Batch): void {
-    const call = (entries: PendingSchedule[]) =>
-      this.run(batch.slot, entries).catch((error: unknown) => {
-        for (const pending of entries) pending.reject(error);
-      });
+  private chunks(batch: Batch): PendingSchedule[][] {
+    const calls: PendingSchedule[][] = [];
     let chunk: PendingSchedule[] = [];
     for (const pending of batch.entries) {
       const sameUnit = pending.unit !== undefined && chunk.at(-1)?.unit === pending.unit;
       if (chunk.length >= this.maxPerCall && !sameUnit) {
-        void call(chunk);
+        calls.push(chunk);
         chunk = [];
       }
       chunk.push(pending);
     }
-    if (chunk.length > 0) void call(chunk);
+    if (chunk.length > 0) calls.push(chunk);
+    return calls;
   }
 }
 

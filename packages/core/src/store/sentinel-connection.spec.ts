@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { RedisOptions } from 'ioredis';
 import { InvalidStoreOptionError } from './invalid-store-option.error.js';
 import { openConnection } from './redis-connection.js';
-import { assertSentinelOptions, isSentinelOptions, reconnectOnReadonly, sentinelReconnectDelay } from './sentinel-connection.js';
+import { assertSentinelOptions, isSentinelOptions, READONLY_QUIET_MS, reconnectOnReadonly, sentinelReconnectDelay } from './sentinel-connection.js';
 
 describe('Sentinel connection options', () => {
   it('accepts sentinels with a master name', () => {
@@ -30,7 +30,7 @@ describe('Sentinel connection options', () => {
 
   it('opens Sentinel connections with the fast reconnect and the READONLY reconnect; the caller wins', () => {
     const { client } = openConnection({ sentinels: [{ host: '127.0.0.1', port: 1 }], name: 'm' });
-    expect(client.options).toMatchObject({ lazyConnect: true, reconnectOnError: reconnectOnReadonly });
+    expect(client.options).toMatchObject({ lazyConnect: true, reconnectOnError: expect.any(Function) });
     expect((client.options as RedisOptions).retryStrategy).toBe(sentinelReconnectDelay);
     client.disconnect();
     const retryStrategy = () => 1_000;
@@ -45,8 +45,34 @@ describe('Sentinel connection options', () => {
   });
 
   it('reconnects on READONLY only, and retries a lost Sentinel connection within 200 ms', () => {
-    expect(reconnectOnReadonly(new Error("READONLY You can't write against a read only replica."))).toBe(true);
-    expect(reconnectOnReadonly(new Error('ERR unknown command'))).toBe(false);
+    const reconnect = reconnectOnReadonly(() => 0);
+    expect(reconnect(new Error("READONLY You can't write against a read only replica."))).toBe(true);
+    expect(reconnect(new Error('ERR unknown command'))).toBe(false);
     expect([1, 2, 4, 8, 100].map(sentinelReconnectDelay)).toEqual([25, 50, 100, 200, 200]);
+  });
+
+  it('backs the READONLY reconnects off while the server keeps answering READONLY, and starts over after a quiet while', () => {
+    let now = 0;
+    const reconnect = reconnectOnReadonly((attempt) => 100 * 2 ** attempt, () => now);
+    const readonly = new Error("READONLY You can't write against a read only replica.");
+    const reconnectedAt: number[] = [];
+    for (now = 0; now <= 3_000; now += 10) if (reconnect(readonly)) reconnectedAt.push(now);
+    expect(reconnectedAt).toEqual([0, 100, 300, 700, 1_500]);
+    now += READONLY_QUIET_MS + 1;
+    expect(reconnect(readonly)).toBe(true);
+    now += 10;
+    expect(reconnect(readonly)).toBe(false);
+  });
+
+  it('gives each connection its own READONLY backoff', () => {
+    const first = openConnection('redis://127.0.0.1:1').client;
+    const second = openConnection('redis://127.0.0.1:1').client;
+    const readonly = new Error("READONLY You can't write against a read only replica.");
+    const onError = (client: typeof first) => (client.options as RedisOptions).reconnectOnError as (error: Error) => boolean;
+    expect(onError(first)).not.toBe(onError(second));
+    expect(onError(first)(readonly)).toBe(true);
+    expect(onError(second)(readonly)).toBe(true);
+    first.disconnect();
+    second.disconnect();
   });
 });

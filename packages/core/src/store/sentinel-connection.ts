@@ -46,15 +46,32 @@ export function sentinelReconnectDelay(attempt: number): number {
   return Math.min(25 * attempt, 200);
 }
 
+/** After this long without a READONLY reply, the next one reconnects at once again. */
+export const READONLY_QUIET_MS = 30_000;
+
 /**
- * `reconnectOnError` of the connections the store opens: a READONLY reply means the server was
- * demoted to a replica (a failover happened while the connection stayed open). Reconnect: through
- * Sentinel that reaches the new primary; with a URL it helps when the name follows the primary
- * (a managed service's endpoint, a DNS name moved by the failover). The refused call itself is sent
- * again by the store (store/failover.ts).
+ * `reconnectOnError` of a connection the store opens (one function per connection): a READONLY
+ * reply means the server was demoted to a replica (a failover happened while the connection
+ * stayed open). Reconnect: through Sentinel that reaches the new primary; with a URL it helps when
+ * the name follows the primary (a managed service's endpoint, a DNS name moved by the failover).
+ * While the server keeps answering READONLY (a URL that names the demoted server itself), the
+ * reconnects back off by `delayOf(n)` for the n-th one, as reconnects after an outage do, instead
+ * of one per refused call; `READONLY_QUIET_MS` without READONLY starts over. The refused call
+ * itself is sent again by the store (store/failover.ts). `now` is for tests.
  */
-export function reconnectOnReadonly(error: Error): boolean {
-  return /READONLY/.test(error.message);
+export function reconnectOnReadonly(delayOf: (attempt: number) => number, now: () => number = () => performance.now()): (error: Error) => boolean {
+  let attempt = 0;
+  let lastSeenAt = Number.NEGATIVE_INFINITY;
+  let nextAllowedAt = Number.NEGATIVE_INFINITY;
+  return (error) => {
+    if (!/READONLY/.test(error.message)) return false;
+    const at = now();
+    if (at - lastSeenAt > READONLY_QUIET_MS) attempt = 0;
+    lastSeenAt = at;
+    if (at < nextAllowedAt) return false;
+    nextAllowedAt = at + delayOf(attempt++);
+    return true;
+  };
 }
 
 /** Defaults of Sentinel connections the store opens; the caller's options win. */

@@ -34,23 +34,8 @@ export const MAX_CLAIM = 1_000;
 /** Most expired leases one `claim` deals with (retried or dead-lettered); the next claim takes the rest. */
 export const RECOVER_PER_CLAIM = 1_000;
 
-/**
- * The storage port of the engine. `RedisTimeoutStore` is the real one; `MemoryTimeoutStore` (with a
- * manual clock) is for users' unit tests. Both pass the same contract suite.
- *
- * Every method works on one slot of one topic (an id always lives in one slot), so in Redis each
- * call is one script on one hash tag. Times are milliseconds since the epoch on the store's clock
- * (the Redis server clock for Redis), never the caller's `Date.now()`.
- *
- * Payloads cross this port as JSON text; the engine serialises, validates and parses them.
- */
-export interface TimeoutStore {
-  /** Prepares the store for these topics (load scripts, check the server). Called once by `start` or the first command. */
-  init(topics: readonly StoreTopic[]): Promise<void>;
-
-  /** The store clock now. */
-  now(): Promise<number>;
-
+/** Scheduling writes by id (`DurableTimeouts.schedule`, `cancel` and their bulk forms). */
+export interface ScheduleWrites {
   /**
    * Upserts a timeout. With `entry.ifExists` omitted or `replace` the last call wins for due time
    * and payload; `keep`, `earlier` and `later` may leave an existing pending or firing timeout as
@@ -75,10 +60,10 @@ export interface TimeoutStore {
    * id, in order, or the `SlotMovedError` / `SlotLockedError` that refused that id alone.
    */
   cancelMany(slot: SlotRef, ids: readonly string[]): Promise<(CancelResult | Error)[]>;
+}
 
-  /** Reads one timeout in any state, or null. */
-  get(slot: SlotRef, id: string): Promise<StoredTimeout | null>;
-
+/** The calls a worker makes for the timeouts it fires: claim, then ack, renew, fail or release, each checked against its fencing token. */
+export interface Deliveries {
   /**
    * Atomically: deals with expired leases (each counts as a failed attempt: retried after the
    * backoff of `expiry`, or dead-lettered once it has had `expiry.maxAttempts`), then moves up to
@@ -117,16 +102,99 @@ export interface TimeoutStore {
    * many were released, and the ids a slot migration moved to their new slot (release them there).
    */
   release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult>;
+}
+
+/** Reads of stored timeouts and the dead-letter operations (`get`, counts, listings, replay, purge). */
+export interface StoreReads {
+  /** Reads one timeout in any state, or null. */
+  get(slot: SlotRef, id: string): Promise<StoredTimeout | null>;
 
   /** Counts of one slot and the due time of its oldest overdue pending timeout (null when none is overdue). */
   stats(slot: SlotRef): Promise<SlotStats>;
 
+  /**
+   * Pending timeouts of one slot, earliest due first (ties in id byte order), from `offset`, at
+   * most `limit`: ids and due times only, for listings that merge the slots of a topic.
+   */
+  listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]>;
+
   /** Dead letters of one slot, oldest first. */
   listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]>;
+
   /** Moves dead letters back to due now with attempts reset (all of the slot when `ids` is omitted). Returns how many. */
   replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number>;
+
   /** Deletes dead letters (all of the slot when `ids` is omitted). Returns how many. */
   purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number>;
+}
+
+/** Where a topic's timeouts live: its recorded slot count, and the calls of a change of it (`migrateSlots`). */
+export interface LayoutMigration {
+  /** The slot count recorded for `topic`, or null when the topic was never used. */
+  readLayout(topic: string): Promise<TopicLayout | null>;
+
+  /** Records `slots` for `topic` when nothing is recorded yet; returns what is recorded. */
+  claimLayout(topic: string, slots: number): Promise<TopicLayout>;
+
+  /** Records that `topic` moves from `from` to `to` slots (also when it already does); returns what is recorded after. */
+  beginMigration(topic: string, from: number, to: number): Promise<TopicLayout>;
+
+  /** Records that `topic` finished moving from `from` to `to` slots (also when it already did); returns what is recorded after. */
+  finishMigration(topic: string, from: number, to: number): Promise<TopicLayout>;
+
+  /** Sets (or, with null, clears) the layout marker of a slot, and tells the topic's instances. */
+  markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void>;
+
+  /** The ids stored in one data bucket of a slot (`bucketOf(id)`), for a slot migration. */
+  bucketIds(slot: SlotRef, bucket: number): Promise<string[]>;
+
+  /** The entries of `ids` as stored (ids in no state are left out), and the slot's fencing counter. */
+  exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries>;
+
+  /**
+   * Writes moved entries into their new slot, each unless its id is already there (what is there
+   * is newer), and raises the slot's fencing counter to at least `counter`. One boolean per entry.
+   */
+  importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]>;
+
+  /**
+   * Removes moved entries from their old slot, each only if still exactly as exported; a firing
+   * one leaves a forward so its ack, fail or release reports `forwarded`. One boolean per entry.
+   */
+  dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]>;
+
+  /** Takes back imported entries (those whose drop failed), each only if still exactly as written. Returns how many. */
+  unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number>;
+}
+
+/**
+ * The storage port of the engine, as the roles its callers use: `writes` (scheduling), `deliveries`
+ * (the workers), `reads` (reads and dead letters), `layout` (slot counts and their migration), and
+ * the store's own life (init, clock, wake-up subscription, ping, close) on the store itself.
+ * `RedisTimeoutStore` is the real one; `MemoryTimeoutStore` (with a manual clock) is for users'
+ * unit tests. Both pass the same contract suites, one a role.
+ *
+ * Every call of a role works on one slot of one topic (an id always lives in one slot), so in
+ * Redis each call is one script on one hash tag. Times are milliseconds since the epoch on the
+ * store's clock (the Redis server clock for Redis), never the caller's `Date.now()`.
+ *
+ * Payloads cross this port as JSON text; the engine serialises, validates and parses them.
+ */
+export interface TimeoutStore {
+  /** Scheduling writes by id: the engine's `schedule`, `cancel` and their bulk forms. */
+  readonly writes: ScheduleWrites;
+  /** The workers' calls: claim, ack, renew, fail, release. */
+  readonly deliveries: Deliveries;
+  /** Reads and the dead-letter operations. */
+  readonly reads: StoreReads;
+  /** Each topic's recorded slot count, and the calls of a change of it. */
+  readonly layout: LayoutMigration;
+
+  /** Prepares the store for these topics (load scripts, check the server). Called once by `start` or the first command. */
+  init(topics: readonly StoreTopic[]): Promise<void>;
+
+  /** The store clock now. */
+  now(): Promise<number>;
 
   /**
    * Subscribes to wake-ups: `onWake(slot, dueAt)` is called when a schedule lands ahead of a slot's
@@ -142,42 +210,9 @@ export interface TimeoutStore {
     onLayout?: (topic: string) => void,
   ): Promise<() => Promise<void>>;
 
-  /** The slot count recorded for `topic`, or null when the topic was never used. */
-  readLayout(topic: string): Promise<TopicLayout | null>;
-  /** Records `slots` for `topic` when nothing is recorded yet; returns what is recorded. */
-  claimLayout(topic: string, slots: number): Promise<TopicLayout>;
-  /** Records that `topic` moves from `from` to `to` slots (also when it already does); returns what is recorded after. */
-  beginMigration(topic: string, from: number, to: number): Promise<TopicLayout>;
-  /** Records that `topic` finished moving from `from` to `to` slots (also when it already did); returns what is recorded after. */
-  finishMigration(topic: string, from: number, to: number): Promise<TopicLayout>;
-  /** Sets (or, with null, clears) the layout marker of a slot, and tells the topic's instances. */
-  markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void>;
-  /** The ids stored in one data bucket of a slot (`bucketOf(id)`), for a slot migration. */
-  bucketIds(slot: SlotRef, bucket: number): Promise<string[]>;
-  /** The entries of `ids` as stored (ids in no state are left out), and the slot's fencing counter. */
-  exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries>;
-  /**
-   * Writes moved entries into their new slot, each unless its id is already there (what is there
-   * is newer), and raises the slot's fencing counter to at least `counter`. One boolean per entry.
-   */
-  importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]>;
-  /**
-   * Removes moved entries from their old slot, each only if still exactly as exported; a firing
-   * one leaves a forward so its ack, fail or release reports `forwarded`. One boolean per entry.
-   */
-  dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]>;
-  /** Takes back imported entries (those whose drop failed), each only if still exactly as written. Returns how many. */
-  unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number>;
-
   /** Round trip to the store in ms; rejects when it does not answer. */
   ping(): Promise<number>;
 
   /** Closes what the store opened (never a connection it was given). */
   close(): Promise<void>;
-
-  /**
-   * Pending timeouts of one slot, earliest due first (ties in id byte order), from `offset`, at
-   * most `limit`: ids and due times only, for listings that merge the slots of a topic.
-   */
-  listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]>;
 }

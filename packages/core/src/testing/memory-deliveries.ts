@@ -1,11 +1,10 @@
-import type { AckEntry, AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, FailOutcome, LeaseExpiryPolicy } from '../store/timeout-store.js';
+import type { AckEntry, AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, FailOutcome, LeaseExpiryPolicy, Deliveries } from '../store/timeout-store.js';
 import type { LeaseRenewal, ReleaseResult, RenewResult, SlotRef, StoreFailure } from '../store/timeout-store.js';
-import type { DeliveryCalls } from '../store/redis-deliveries.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
 import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
 import { bucketOf } from '../store/slot-of.js';
-import { retryDelayMs } from '../engine/retry-backoff.js';
-import { DEFAULT_LEASE_EXPIRY } from '../validation/options.js';
+import { retryDelayMs } from '../support/retry-backoff.js';
+import { DEFAULT_LEASE_EXPIRY } from '../validation/defaults.js';
 import type { ManualClock } from './manual-clock.js';
 import type { MemorySlotLayouts } from './memory-slot-layouts.js';
 import type { MemoryWakeUps } from './memory-wake-ups.js';
@@ -17,7 +16,7 @@ import { compareIds, earliestLease, earliestPending, holds, pendingInOrder, type
  * tokens above the clock, then ack, renew, fail and release checked against the token, each
  * following a slot migration's forward when the delivery was moved.
  */
-export class MemoryDeliveries implements DeliveryCalls {
+export class MemoryDeliveries implements Deliveries {
   constructor(
     private readonly clock: ManualClock,
     private readonly slots: MemorySlots,
@@ -26,6 +25,7 @@ export class MemoryDeliveries implements DeliveryCalls {
   ) {}
 
   async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
+    this.slots.assertOpen();
     const now = this.clock.now();
     const state = this.slots.get(slot);
     // Ids of the bucket a slot migration is moving are left alone until it is moved.
@@ -84,14 +84,17 @@ export class MemoryDeliveries implements DeliveryCalls {
   }
 
   async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
+    this.slots.assertOpen();
     return this.ackOne(slot, id, fencingToken);
   }
 
   async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
+    this.slots.assertOpen();
     return entries.map(({ id, fencingToken }) => this.ackOne(slot, id, fencingToken));
   }
 
   async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
+    this.slots.assertOpen();
     const state = this.slots.get(slot);
     const now = this.clock.now();
     return entries.map(({ id, fencingToken, leaseMs }): RenewResult => {
@@ -116,6 +119,7 @@ export class MemoryDeliveries implements DeliveryCalls {
   }
 
   async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
+    this.slots.assertOpen();
     const state = this.slots.get(slot);
     const entry = state.entries.get(id);
     if (!entry || !holds(state, id, fencingToken)) {
@@ -140,6 +144,7 @@ export class MemoryDeliveries implements DeliveryCalls {
   }
 
   async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
+    this.slots.assertOpen();
     const now = this.clock.now();
     const state = this.slots.get(slot);
     const before = earliestPending(state);

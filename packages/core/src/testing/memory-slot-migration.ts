@@ -1,5 +1,4 @@
-import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, SlotRef, TopicLayout } from '../store/timeout-store.js';
-import type { SlotMigrationCalls } from '../store/redis-slot-migration.js';
+import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, SlotRef, TopicLayout, LayoutMigration } from '../store/timeout-store.js';
 import { bucketOf } from '../store/slot-of.js';
 import type { MemorySlotLayouts } from './memory-slot-layouts.js';
 import { scoreOf, type MemoryEntry, type MemorySlots } from './memory-slots.js';
@@ -11,7 +10,7 @@ import type { MemoryWakeUps } from './memory-wake-ups.js';
  * entries copied between slots as opaque values, each dropped or taken back only while still
  * exactly as copied.
  */
-export class MemorySlotMigration implements SlotMigrationCalls {
+export class MemorySlotMigration implements LayoutMigration {
   constructor(
     private readonly slots: MemorySlots,
     private readonly layouts: MemorySlotLayouts,
@@ -19,31 +18,38 @@ export class MemorySlotMigration implements SlotMigrationCalls {
   ) {}
 
   async readLayout(topic: string): Promise<TopicLayout | null> {
+    this.slots.assertOpen();
     return this.layouts.read(topic);
   }
 
   async claimLayout(topic: string, slots: number): Promise<TopicLayout> {
+    this.slots.assertOpen();
     return this.layouts.claim(topic, slots);
   }
 
   async beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    this.slots.assertOpen();
     return this.layouts.begin(topic, from, to);
   }
 
   async finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
+    this.slots.assertOpen();
     return this.layouts.finish(topic, from, to);
   }
 
   async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
+    this.slots.assertOpen();
     this.layouts.mark(slot, marker);
     this.wakeUps.layoutChanged(slot.topic);
   }
 
   async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
+    this.slots.assertOpen();
     return [...this.slots.get(slot).entries.keys()].filter((id) => bucketOf(id) === bucket);
   }
 
   async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
+    this.slots.assertOpen();
     const state = this.slots.get(slot);
     const entries: MovedEntry[] = [];
     for (const id of ids) {
@@ -54,6 +60,7 @@ export class MemorySlotMigration implements SlotMigrationCalls {
   }
 
   async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
+    this.slots.assertOpen();
     const state = this.slots.get(slot);
     state.seq = Math.max(state.seq, counter);
     let earliest: number | null = null;
@@ -68,6 +75,7 @@ export class MemorySlotMigration implements SlotMigrationCalls {
   }
 
   async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
+    this.slots.assertOpen();
     const state = this.slots.get(slot);
     return entries.map((moved) => {
       const entry = state.entries.get(moved.id);
@@ -79,6 +87,7 @@ export class MemorySlotMigration implements SlotMigrationCalls {
   }
 
   async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
+    this.slots.assertOpen();
     const state = this.slots.get(slot);
     let removed = 0;
     for (const moved of entries) {

@@ -1,5 +1,7 @@
 import type { ScheduleIfExists } from '../types.js';
 import type { SlotRef, StoredTimeout } from '../store/timeout-store.js';
+import { StoreClosedError } from '../store/store-closed.error.js';
+import { testingMessages } from './testing.messages.js';
 
 /**
  * One stored timeout of `MemoryTimeoutStore`, in any state: what `get` reads back, with its lease
@@ -25,9 +27,16 @@ export function slotKey(slot: SlotRef): string {
   return `${slot.topic}\u0000${slot.slot}`;
 }
 
-/** Every slot the memory store holds, created on first use. */
+/** Every slot the memory store holds, created on first use, and whether the store was closed. */
 export class MemorySlots {
   private readonly slots = new Map<string, MemorySlot>();
+  /** Set by `MemoryTimeoutStore.close`: every call of its roles fails from then on. */
+  closed = false;
+
+  /** Throws `StoreClosedError` once the store was closed (every call of the store's roles begins with it). */
+  assertOpen(): void {
+    if (this.closed) throw new StoreClosedError(testingMessages.closed());
+  }
 
   /** The state of `slot` (an empty one the first time). */
   get(slot: SlotRef): MemorySlot {

@@ -1,8 +1,6 @@
 import type { CancelResult, ScheduleOutcome } from '../types.js';
-import type { AckEntry, AckResult, ClaimResult, FailOutcome, LeaseExpiryPolicy, LeaseRenewal, ReleaseResult, RenewResult, StoreFailure } from '../store/timeout-store.js';
-import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry, StoredTimeout, StoreTopic, TimeoutStore } from '../store/timeout-store.js';
-import type { CopiedEntry, ExportedEntries, MovedEntry, SlotMarker, StoreScheduleEntry, StoreScheduleItem, StoreScheduleOutcome, TopicLayout } from '../store/timeout-store.js';
-import { StoreClosedError } from '../store/store-closed.error.js';
+import type { Deliveries, LayoutMigration, ScheduleWrites, SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry, StoredTimeout, StoreReads, StoreTopic, TimeoutStore } from '../store/timeout-store.js';
+import type { StoreScheduleEntry, StoreScheduleItem, StoreScheduleOutcome } from '../store/timeout-store.js';
 import { itemResults } from '../store/item-results.js';
 import { ManualClock } from './manual-clock.js';
 import { MemorySlotLayouts } from './memory-slot-layouts.js';
@@ -10,7 +8,6 @@ import { MemorySlotMigration } from './memory-slot-migration.js';
 import { MemoryWakeUps } from './memory-wake-ups.js';
 import { MemoryDeliveries } from './memory-deliveries.js';
 import { deadInOrder, earliestPending, keepsExisting, MemorySlots, page, pendingInOrder, type MemoryEntry, type MemorySlot } from './memory-slots.js';
-import { testingMessages } from './testing.messages.js';
 
 /**
  * An in-memory `TimeoutStore` driven by a `ManualClock`, for unit tests of code that schedules or
@@ -30,31 +27,72 @@ import { testingMessages } from './testing.messages.js';
  * on one Redis. Nothing is persisted.
  */
 export class MemoryTimeoutStore implements TimeoutStore {
+  readonly writes: ScheduleWrites;
+  /** The worker calls: testing/memory-deliveries.ts. */
+  readonly deliveries: Deliveries;
+  readonly reads: StoreReads;
+  /** Slot-count changes: testing/memory-slot-migration.ts. */
+  readonly layout: LayoutMigration;
   private readonly slots = new MemorySlots();
-  private readonly layouts = new MemorySlotLayouts();
   private readonly wakeUps = new MemoryWakeUps();
-  private readonly migration = new MemorySlotMigration(this.slots, this.layouts, this.wakeUps);
-  private readonly deliveries: MemoryDeliveries;
   private readonly stopClockListener: () => void;
-  private closed = false;
 
   /** @param clock the store clock; a new `ManualClock` (starting at `Date.now()`) when omitted. */
   constructor(readonly clock: ManualClock = new ManualClock()) {
-    this.deliveries = new MemoryDeliveries(clock, this.slots, this.layouts, this.wakeUps);
+    const layouts = new MemorySlotLayouts();
+    this.writes = new MemoryWrites(clock, this.slots, layouts, this.wakeUps);
+    this.deliveries = new MemoryDeliveries(clock, this.slots, layouts, this.wakeUps);
+    this.reads = new MemoryReads(clock, this.slots, layouts, this.wakeUps);
+    this.layout = new MemorySlotMigration(this.slots, layouts, this.wakeUps);
     this.stopClockListener = clock.onAdvance((now) => this.wakeUps.wakeDueSlots(this.slots, now));
   }
 
   async init(_topics: readonly StoreTopic[] = []): Promise<void> {
-    this.assertOpen();
+    this.slots.assertOpen();
   }
 
   async now(): Promise<number> {
-    this.assertOpen();
+    this.slots.assertOpen();
     return this.clock.now();
   }
 
+  async subscribe(
+    topics: readonly string[],
+    onWake: (slot: SlotRef, dueAt: number) => void,
+    _onResubscribed: () => void,
+    onLayout?: (topic: string) => void,
+  ): Promise<() => Promise<void>> {
+    this.slots.assertOpen();
+    return this.wakeUps.subscribe(topics, onWake, onLayout);
+  }
+
+  async ping(): Promise<number> {
+    this.slots.assertOpen();
+    return 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.slots.closed) return;
+    this.slots.closed = true;
+    this.wakeUps.clear();
+    this.stopClockListener();
+  }
+}
+
+/** What each role of the memory store works on. */
+abstract class MemoryRole {
+  constructor(
+    protected readonly clock: ManualClock,
+    protected readonly slots: MemorySlots,
+    protected readonly layouts: MemorySlotLayouts,
+    protected readonly wakeUps: MemoryWakeUps,
+  ) {}
+}
+
+/** The scheduling writes of `MemoryTimeoutStore`, as the Redis store's scripts make them. */
+class MemoryWrites extends MemoryRole implements ScheduleWrites {
   async schedule(slot: SlotRef, id: string, entry: StoreScheduleEntry): Promise<{ outcome: ScheduleOutcome; dueAt: number }> {
-    this.assertOpen();
+    this.slots.assertOpen();
     this.layouts.check(slot, [id]);
     const now = this.clock.now();
     const dueAt = Math.round(entry.at ?? now + (entry.delayMs ?? 0));
@@ -93,7 +131,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
   }
 
   async cancel(slot: SlotRef, id: string): Promise<CancelResult> {
-    this.assertOpen();
+    this.slots.assertOpen();
     this.layouts.check(slot, [id]);
     const state = this.slots.get(slot);
     const entry = state.entries.get(id);
@@ -103,9 +141,12 @@ export class MemoryTimeoutStore implements TimeoutStore {
     }
     return entry?.state === 'firing' ? 'firing' : 'not_found';
   }
+}
 
+/** The reads and dead-letter operations of `MemoryTimeoutStore`. */
+class MemoryReads extends MemoryRole implements StoreReads {
   async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
-    this.assertOpen();
+    this.slots.assertOpen();
     this.layouts.check(slot, [id]);
     const entry = this.slots.get(slot).entries.get(id);
     if (!entry) return null;
@@ -123,40 +164,8 @@ export class MemoryTimeoutStore implements TimeoutStore {
     return stored;
   }
 
-  // Worker calls: testing/memory-deliveries.ts.
-
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult> {
-    this.assertOpen();
-    return this.deliveries.claim(slot, limit, leaseMs, expiry);
-  }
-
-  async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
-    this.assertOpen();
-    return this.deliveries.ack(slot, id, fencingToken);
-  }
-
-  async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {
-    this.assertOpen();
-    return this.deliveries.ackMany(slot, entries);
-  }
-
-  async renewLeases(slot: SlotRef, entries: readonly LeaseRenewal[]): Promise<RenewResult[]> {
-    this.assertOpen();
-    return this.deliveries.renewLeases(slot, entries);
-  }
-
-  async fail(slot: SlotRef, id: string, fencingToken: number, failure: StoreFailure): Promise<FailOutcome> {
-    this.assertOpen();
-    return this.deliveries.fail(slot, id, fencingToken, failure);
-  }
-
-  async release(slot: SlotRef, entries: readonly AckEntry[]): Promise<ReleaseResult> {
-    this.assertOpen();
-    return this.deliveries.release(slot, entries);
-  }
-
   async stats(slot: SlotRef): Promise<SlotStats> {
-    this.assertOpen();
+    this.slots.assertOpen();
     const now = this.clock.now();
     const counts = { pending: 0, firing: 0, dead: 0 };
     for (const entry of this.slots.get(slot).entries.values()) counts[entry.state] += 1;
@@ -165,7 +174,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
   }
 
   async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
-    this.assertOpen();
+    this.slots.assertOpen();
     return page(deadInOrder(this.slots.get(slot)), offset, limit).map((entry) => ({
       id: entry.id,
       attempts: entry.attempt,
@@ -177,7 +186,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
   }
 
   async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
-    this.assertOpen();
+    this.slots.assertOpen();
     this.layouts.check(slot, ids);
     const now = this.clock.now();
     const state = this.slots.get(slot);
@@ -195,7 +204,7 @@ export class MemoryTimeoutStore implements TimeoutStore {
   }
 
   async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
-    this.assertOpen();
+    this.slots.assertOpen();
     this.layouts.check(slot, ids);
     const state = this.slots.get(slot);
     const chosen = this.chosenDead(state, ids);
@@ -203,82 +212,8 @@ export class MemoryTimeoutStore implements TimeoutStore {
     return chosen.length;
   }
 
-  // Slot-count changes: testing/memory-slot-migration.ts.
-
-  async readLayout(topic: string): Promise<TopicLayout | null> {
-    this.assertOpen();
-    return this.migration.readLayout(topic);
-  }
-
-  async claimLayout(topic: string, slots: number): Promise<TopicLayout> {
-    this.assertOpen();
-    return this.migration.claimLayout(topic, slots);
-  }
-
-  async beginMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
-    this.assertOpen();
-    return this.migration.beginMigration(topic, from, to);
-  }
-
-  async finishMigration(topic: string, from: number, to: number): Promise<TopicLayout> {
-    this.assertOpen();
-    return this.migration.finishMigration(topic, from, to);
-  }
-
-  async markSlot(slot: SlotRef, marker: SlotMarker | null): Promise<void> {
-    this.assertOpen();
-    return this.migration.markSlot(slot, marker);
-  }
-
-  async bucketIds(slot: SlotRef, bucket: number): Promise<string[]> {
-    this.assertOpen();
-    return this.migration.bucketIds(slot, bucket);
-  }
-
-  async exportEntries(slot: SlotRef, ids: readonly string[]): Promise<ExportedEntries> {
-    this.assertOpen();
-    return this.migration.exportEntries(slot, ids);
-  }
-
-  async importEntries(slot: SlotRef, entries: readonly MovedEntry[], counter: number): Promise<boolean[]> {
-    this.assertOpen();
-    return this.migration.importEntries(slot, entries, counter);
-  }
-
-  async dropEntries(slot: SlotRef, entries: readonly CopiedEntry[]): Promise<boolean[]> {
-    this.assertOpen();
-    return this.migration.dropEntries(slot, entries);
-  }
-
-  async unimportEntries(slot: SlotRef, entries: readonly MovedEntry[]): Promise<number> {
-    this.assertOpen();
-    return this.migration.unimportEntries(slot, entries);
-  }
-
-  async subscribe(
-    topics: readonly string[],
-    onWake: (slot: SlotRef, dueAt: number) => void,
-    _onResubscribed: () => void,
-    onLayout?: (topic: string) => void,
-  ): Promise<() => Promise<void>> {
-    this.assertOpen();
-    return this.wakeUps.subscribe(topics, onWake, onLayout);
-  }
-
-  async ping(): Promise<number> {
-    this.assertOpen();
-    return 0;
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.wakeUps.clear();
-    this.stopClockListener();
-  }
-
   async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
-    this.assertOpen();
+    this.slots.assertOpen();
     return page(pendingInOrder(this.slots.get(slot)), offset, limit).map((entry) => ({ id: entry.id, dueAt: entry.dueAt }));
   }
 
@@ -290,9 +225,5 @@ export class MemoryTimeoutStore implements TimeoutStore {
       if (entry?.state === 'dead') chosen.set(id, entry);
     }
     return [...chosen.values()];
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StoreClosedError(testingMessages.closed());
   }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import type { DurableTimeoutsOptions } from '../types.js';
-import { resolveOptions, TOPIC_DEFAULTS } from './options.js';
+import { resolveOptions } from './options.js';
+import { TOPIC_DEFAULTS } from './defaults.js';
 
 const resolve = (options: unknown) => resolveOptions(options as DurableTimeoutsOptions);
 

@@ -1,40 +1,13 @@
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
-import type { LeaseExpiryPolicy, TimeoutStore } from '../store/timeout-store.js';
-import type { ConnectionOptions, DurableTimeoutsOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
+import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
 import { assertTopicName } from './topic-name.js';
 import { MAX_DELAY_MS } from './timing.js';
-import { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';
-import { resolveDurability, type DurabilityOptions } from '../store/replication-barrier.js';
+import { ENGINE_DEFAULTS, MAX_DRAIN_MS, TOPIC_DEFAULTS } from './defaults.js';
+import { checkDurability } from './durability.js';
 
-/** Defaults of every topic option, applied in this one place. */
-export const TOPIC_DEFAULTS: Readonly<ResolvedTopicOptions> = Object.freeze({
-  slots: 16,
-  leaseMs: 30_000,
-  maxAttempts: 16,
-  backoff: Object.freeze({ baseMs: 1_000, capMs: 300_000 }),
-  batchSize: 100,
-  concurrency: 256,
-  maxPayloadBytes: 64 * 1024,
-  maxRunMs: 300_000,
-});
-
-/** What a store's claim does with expired leases when the caller gives no policy: the topic defaults. */
-export const DEFAULT_LEASE_EXPIRY: Readonly<LeaseExpiryPolicy> = Object.freeze({
-  maxAttempts: TOPIC_DEFAULTS.maxAttempts,
-  backoff: TOPIC_DEFAULTS.backoff,
-});
-
-/** Defaults of the instance-wide options (`drainMs` is also the default of `stop()`). */
-export const ENGINE_DEFAULTS = Object.freeze({
-  prefix: 'dt',
-  sweepIntervalMs: 60_000,
-  commandTimeoutMs: 1_000,
-  drainMs: 10_000,
-});
-
-/** Longest `drainMs` accepted (one hour). */
-export const MAX_DRAIN_MS = 3_600_000;
+/** The store option as given (any object with the port's methods). */
+type GivenStore = NonNullable<DurableTimeoutsOptions['store']>;
 
 /** `new DurableTimeouts(...)` options after defaults and validation. */
 export interface ResolvedOptions {
@@ -44,7 +17,7 @@ export interface ResolvedOptions {
   commandTimeoutMs: number;
   drainMs: number;
   logger: TimeoutLogger | null;
-  store: TimeoutStore | undefined;
+  store: GivenStore | undefined;
   connection: ConnectionOptions | undefined;
   durability: DurabilityOptions | undefined;
 }
@@ -52,7 +25,14 @@ export interface ResolvedOptions {
 const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs'];
 const BACKOFF_OPTION_NAMES = ['baseMs', 'capMs'];
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
-const STORE_METHODS = ['init', 'schedule', 'cancel', 'get', 'claim', 'ackMany', 'fail', 'release', 'subscribe', 'ping', 'close'] as const;
+/** What a `store` option must have: its life's methods, and each role with the methods the engine calls first. */
+const STORE_METHODS = ['init', 'subscribe', 'ping', 'close'] as const;
+const STORE_ROLES = {
+  writes: ['schedule', 'cancel'],
+  deliveries: ['claim', 'ackMany', 'fail', 'release'],
+  reads: ['get'],
+  layout: ['readLayout', 'claimLayout'],
+} as const;
 
 /** Validates `options` once and fills in every default. Throws `InvalidOptionsError` naming the first bad option. */
 export function resolveOptions(options: DurableTimeoutsOptions): ResolvedOptions {
@@ -85,12 +65,8 @@ export function resolveOptions(options: DurableTimeoutsOptions): ResolvedOptions
 
 /** Validates `durability` now (the store applies it), as `InvalidOptionsError` like every engine option. */
 function checkedDurability(durability: DurabilityOptions | undefined): DurabilityOptions | undefined {
-  try {
-    resolveDurability(durability);
-  } catch (error) {
-    if (error instanceof InvalidStoreOptionError) throw new InvalidOptionsError(error.message);
-    throw error;
-  }
+  const checked = checkDurability(durability);
+  if (!checked.ok) throw new InvalidOptionsError(checked.message);
   return durability;
 }
 
@@ -161,9 +137,16 @@ function resolveLogger(logger: TimeoutLogger | null | undefined): TimeoutLogger 
   return logger;
 }
 
-function resolveStore(store: TimeoutStore | undefined): TimeoutStore | undefined {
+function resolveStore(store: GivenStore | undefined): GivenStore | undefined {
   if (store === undefined) return undefined;
-  const valid = typeof store === 'object' && store !== null && STORE_METHODS.every((method) => typeof store[method] === 'function');
+  const valid =
+    typeof store === 'object' &&
+    store !== null &&
+    STORE_METHODS.every((method) => typeof store[method] === 'function') &&
+    Object.entries(STORE_ROLES).every(([role, methods]) => {
+      const calls = (store as unknown as Record<string, Record<string, unknown> | undefined>)[role];
+      return typeof calls === 'object' && calls !== null && methods.every((method) => typeof calls[method] === 'function');
+    });
   if (!valid) throw new InvalidOptionsError(errorMessages.invalidOption('store', store, 'use an implementation of TimeoutStore'));
   return store;
 }

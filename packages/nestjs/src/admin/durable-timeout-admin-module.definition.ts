@@ -11,9 +11,13 @@ import { resolveAdminPath } from './durable-timeout-admin.settings.js';
  * the controller is made for them when the module is defined.
  */
 export const {
+  /** The base class of `DurableTimeoutAdminModule`, with its `forRoot` / `forRootAsync`. */
   ConfigurableModuleClass: ConfigurableDurableTimeoutAdminModule,
+  /** Injection token of the options given to `forRoot` / `forRootAsync` (without the extras). */
   MODULE_OPTIONS_TOKEN: DURABLE_TIMEOUT_ADMIN_OPTIONS,
+  /** A value to take the type of only (`typeof`): what `forRoot` takes. */
   OPTIONS_TYPE: DURABLE_TIMEOUT_ADMIN_OPTIONS_TYPE,
+  /** A value to take the type of only (`typeof`): what `forRootAsync` takes. */
   ASYNC_OPTIONS_TYPE: DURABLE_TIMEOUT_ADMIN_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<DurableTimeoutAdminOptions>({ moduleName: 'DurableTimeoutAdmin' })
   .setClassMethodName('forRoot')

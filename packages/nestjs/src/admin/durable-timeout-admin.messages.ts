@@ -14,6 +14,10 @@ export const adminMessages = {
     `Changes need the request header ${header}: 1 (the page's script sends it), so that another site cannot make a browser send them.`,
   badIds: (): string => 'Invalid body: send { "ids": ["id", ...] } (at most 1,000 ids), or {} for every dead letter.',
   badInteger: (name: string, value: string): string => `Invalid ${name} ${JSON.stringify(value)}: use a whole number.`,
+  // An operator typing a URL: a typo is likelier than a missing topic, and the fix of one is in the
+  // application's code (forRoot or forFeature topics), not in this request.
+  unknownTopic: (topic: string, known: readonly string[]): string =>
+    `No topic ${JSON.stringify(topic)} here: this application has ${known.length ? known.map((name) => JSON.stringify(name)).join(', ') : 'no topics'}.`,
 };
 
 /** Shortest token accepted: a guessable secret protects nothing. */

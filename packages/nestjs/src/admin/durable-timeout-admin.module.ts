@@ -1,7 +1,12 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { DURABLE_TIMEOUT_ADMIN_HAS_GUARD, DURABLE_TIMEOUT_ADMIN_SETTINGS } from './durable-timeout-admin.constants.js';
-import { ConfigurableDurableTimeoutAdminModule, DURABLE_TIMEOUT_ADMIN_OPTIONS } from './durable-timeout-admin-module.definition.js';
+import {
+  ConfigurableDurableTimeoutAdminModule,
+  DURABLE_TIMEOUT_ADMIN_OPTIONS,
+  type DurableTimeoutAdminModuleAsyncOptions,
+  type DurableTimeoutAdminModuleRootOptions,
+} from './durable-timeout-admin-module.definition.js';
 import type { DurableTimeoutAdminOptions } from './durable-timeout-admin-options.interface.js';
 import { DurableTimeoutAdminService } from './durable-timeout-admin.service.js';
 import { resolveAdminSettings } from './durable-timeout-admin.settings.js';
@@ -32,6 +37,19 @@ import { resolveAdminSettings } from './durable-timeout-admin.settings.js';
     DurableTimeoutAdminService,
   ],
 })
-export class DurableTimeoutAdminModule extends ConfigurableDurableTimeoutAdminModule {}
+export class DurableTimeoutAdminModule extends ConfigurableDurableTimeoutAdminModule {
+  /** The page and its API with options given here: `path` (default `timeouts`), `guard` or `token`, `showPayloads`. */
+  static override forRoot(options: DurableTimeoutAdminModuleRootOptions): DynamicModule {
+    return super.forRoot(options);
+  }
+
+  /**
+   * The page and its API with options from a factory that may inject other providers (`imports`,
+   * `inject`, `useFactory`); `path` and `guard` shape the routes, so they are given here directly.
+   */
+  static override forRootAsync(options: DurableTimeoutAdminModuleAsyncOptions): DynamicModule {
+    return super.forRootAsync(options);
+  }
+}
 
 export type { DurableTimeoutAdminOptions };

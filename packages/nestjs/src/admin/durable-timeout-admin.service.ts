@@ -1,7 +1,9 @@
 import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
-import { DurableTimeoutError, DurableTimeouts, RedisUnavailableError, UnknownTopicError, type DeadLetter, type TimeoutInfo, type TopicSlotStats, type TopicStats } from '@durable-timeout/core';
+import { DurableTimeoutError, DurableTimeouts, UnknownTopicError, type DeadLetter, type TimeoutInfo, type TopicSlotStats, type TopicStats } from '@durable-timeout/core';
+import { httpAnswerOf } from '../durable-timeout-http-errors.js';
 import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
 import { DURABLE_TIMEOUT_ADMIN_SETTINGS } from './durable-timeout-admin.constants.js';
+import { adminMessages } from './durable-timeout-admin.messages.js';
 import type { DurableTimeoutAdminSettings } from './durable-timeout-admin-options.interface.js';
 
 /** A pending or firing timeout as the page shows it: the payload only when payloads are enabled. */
@@ -76,9 +78,10 @@ async function asHttp<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof UnknownTopicError) throw new NotFoundException(error.message);
+    if (error instanceof UnknownTopicError) throw new NotFoundException(adminMessages.unknownTopic(error.topic, error.known));
+    // The page is for operators: a retryable error keeps its own message (the Redis details help them).
+    if (httpAnswerOf(error) === 'retry') throw new ServiceUnavailableException((error as Error).message);
     if (error instanceof DurableTimeoutError) throw new BadRequestException(error.message);
-    if (error instanceof RedisUnavailableError) throw new ServiceUnavailableException(error.message);
     throw error;
   }
 }

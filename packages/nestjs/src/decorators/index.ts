@@ -1,1 +1,1 @@
-export { OnTimeout, type OnTimeoutMethod } from './on-timeout.decorator.js';
+export { OnTimeout, type OnTimeoutCheck, type OnTimeoutMethod, type OnTimeoutPayloadMismatch } from './on-timeout.decorator.js';

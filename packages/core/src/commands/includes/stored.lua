@@ -106,7 +106,7 @@ local function bury(deadKey, bucket, id, now, scheduledAt, attempts, err, payloa
 end
 
 -- Retry delay after `attempt` failed: exponential with equal jitter, as retryDelayMs() in
--- engine/retry-backoff.ts. `fraction` in [0, 1) stands for the random pick.
+-- support/retry-backoff.ts. `fraction` in [0, 1) stands for the random pick.
 local function retry_delay(attempt, baseMs, capMs, fraction)
   local exponent = math.min(math.max(attempt, 1) - 1, 62)
   local ceiling = math.min(capMs, baseMs * 2 ^ exponent)

@@ -1,7 +1,8 @@
+import { DurableTimeoutError } from '@durable-timeout/core';
+
 /** A health check did not finish in time (caught inside the indicator, reported as down). */
-export class HealthCheckDeadlineError extends Error {
+export class HealthCheckDeadlineError extends DurableTimeoutError {
   constructor(message: string) {
     super(message);
-    this.name = new.target.name;
   }
 }

@@ -7,7 +7,7 @@ import { parseStoredPayload } from '../validation/safe-json.js';
 import { assertTimeoutId } from '../validation/timeout-id.js';
 import { splitCarried } from './carried-context.js';
 import type { EngineContext } from './engine-context.js';
-import { isRoutingError } from './topic-layouts.js';
+import { isSlotRefusal } from '../store/item-results.js';
 
 /** Largest page `listDead` and `listPending` return, and deepest they page (offset + limit). */
 const MAX_PAGE = 1_000;
@@ -27,20 +27,15 @@ export interface PageOptions {
  * exists, then hands the call here. A topic's slots are read side by side and merged; a stored
  * payload that is not JSON (edited by hand) reads as null.
  */
-export class TopicListings {
-  constructor(
-    private readonly context: EngineContext,
-    /** Resolves once the store knows the topics (the engine's lazy init). */
-    private readonly initialised: () => Promise<void>,
-  ) {}
+export class TopicReads {
+  constructor(private readonly context: EngineContext) {}
 
   /** `DurableTimeouts.get`, for a known topic. */
   async get(topic: string, id: string): Promise<TimeoutInfo<unknown> | null> {
     assertTimeoutId(id);
-    await this.initialised();
+    await this.context.ensureInit(topic, 'await');
     const { layouts } = this.context;
-    await layouts.ready(topic, false);
-    const stored = await layouts.onId(topic, id, (ref) => this.context.store.get(ref, id));
+    const stored = await layouts.callById(topic, id, (ref) => this.context.reads.get(ref, id));
     if (stored === null) return null;
     const info: TimeoutInfo<unknown> = {
       topic,
@@ -58,9 +53,9 @@ export class TopicListings {
 
   /** `DurableTimeouts.stats`, for a known topic. */
   async stats(topic: string): Promise<TopicStats> {
-    await this.initialised();
-    const { layouts, store } = this.context;
-    const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => store.stats(ref)));
+    await this.context.ensureInit(topic, 'none');
+    const { layouts, reads } = this.context;
+    const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.stats(ref)));
     const totals: TopicStats = { topic, pending: 0, firing: 0, dead: 0, oldestOverdueMs: 0 };
     for (const slot of slots) {
       totals.pending += slot.pending;
@@ -73,9 +68,9 @@ export class TopicListings {
 
   /** `DurableTimeouts.slotStats`, for a known topic. */
   async slotStats(topic: string): Promise<TopicSlotStats[]> {
-    await this.initialised();
-    const { layouts, store } = this.context;
-    const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => store.stats(ref)));
+    await this.context.ensureInit(topic, 'none');
+    const { layouts, reads } = this.context;
+    const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.stats(ref)));
     return slots.map((stats, slot) => ({
       slot,
       pending: stats.pending,
@@ -88,10 +83,10 @@ export class TopicListings {
   /** `DurableTimeouts.listPending`, for a known topic. */
   async listPending(topic: string, options: PageOptions): Promise<TimeoutInfo<unknown>[]> {
     const { offset, limit } = pageOf('listPending', options);
-    await this.initialised();
-    const { layouts, store } = this.context;
+    await this.context.ensureInit(topic, 'none');
+    const { layouts, reads } = this.context;
     // Every slot is sorted by due time; the first offset + limit of each are enough to merge.
-    const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => store.listPending(ref, 0, offset + limit)));
+    const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.listPending(ref, 0, offset + limit)));
     const page = mergedPage(perSlot, (entry) => entry.dueAt, offset, limit);
     const found = await Promise.all(page.map((entry) => this.get(topic, entry.id)));
     return found.filter((info): info is TimeoutInfo<unknown> => info !== null && info.state !== 'dead');
@@ -100,10 +95,10 @@ export class TopicListings {
   /** `DurableTimeouts.listDead`, for a known topic. */
   async listDead(topic: string, options: PageOptions): Promise<DeadLetter<unknown>[]> {
     const { offset, limit } = pageOf('listDead', options);
-    await this.initialised();
-    const { layouts, store } = this.context;
+    await this.context.ensureInit(topic, 'none');
+    const { layouts, reads } = this.context;
     // Every slot is sorted by time of death; the first offset + limit of each are enough to merge.
-    const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => store.listDead(ref, 0, offset + limit)));
+    const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.listDead(ref, 0, offset + limit)));
     return mergedPage(perSlot, (letter) => letter.deadAt, offset, limit).map((letter) => ({
       topic,
       id: letter.id,
@@ -117,12 +112,12 @@ export class TopicListings {
 
   /** `DurableTimeouts.replayDead`, for a known topic. */
   replayDead(topic: string, ids: readonly string[] | undefined): Promise<number> {
-    return this.onDeadLetters(topic, ids, (ref, slotIds) => this.context.store.replayDead(ref, slotIds));
+    return this.onDeadLetters(topic, ids, (ref, slotIds) => this.context.reads.replayDead(ref, slotIds));
   }
 
   /** `DurableTimeouts.purgeDead`, for a known topic. */
   purgeDead(topic: string, ids: readonly string[] | undefined): Promise<number> {
-    return this.onDeadLetters(topic, ids, (ref, slotIds) => this.context.store.purgeDead(ref, slotIds));
+    return this.onDeadLetters(topic, ids, (ref, slotIds) => this.context.reads.purgeDead(ref, slotIds));
   }
 
   /** Runs a dead-letter action on every slot (no `ids`), or on the slots of the given ids, following slot moves. */
@@ -135,21 +130,15 @@ export class TopicListings {
       throw new InvalidOptionsError(errorMessages.invalidOption('ids', ids, 'use an array of timeout ids, or omit it for all'));
     }
     ids?.forEach((id) => assertTimeoutId(id));
-    await this.initialised();
+    await this.context.ensureInit(topic, 'none');
     const { layouts } = this.context;
-    if (ids === undefined) return sum(await Promise.all(layouts.slotRefs(topic).map((ref) => layouts.onSlot(topic, () => action(ref)))));
-    const byRoute = new Map<SlotRef, string[]>();
-    for (const id of new Set(ids)) {
-      const ref = layouts.route(topic, id);
-      const group = byRoute.get(ref);
-      if (group) group.push(id);
-      else byRoute.set(ref, [id]);
-    }
+    if (ids === undefined) return sum(await Promise.all(layouts.slotRefs(topic).map((ref) => layouts.callOnSlot(topic, () => action(ref)))));
+    const byRoute = layouts.groupByRoute(topic, new Set(ids), (id) => id);
     const counts = [...byRoute].map(([ref, slotIds]) =>
       action(ref, slotIds).catch((error: unknown) => {
-        if (!isRoutingError(error)) throw error;
+        if (!isSlotRefusal(error)) throw error;
         // The slot moved or is moving (a slot migration): each id goes where it lives now.
-        return Promise.all(slotIds.map((id) => layouts.onId(topic, id, (routed) => action(routed, [id])))).then(sum);
+        return Promise.all(slotIds.map((id) => layouts.callById(topic, id, (routed) => action(routed, [id])))).then(sum);
       }),
     );
     return sum(await Promise.all(counts));

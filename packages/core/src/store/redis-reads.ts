@@ -1,22 +1,33 @@
 import type { RedisCalls } from './redis-calls.js';
 import type { TimeoutKeys } from './timeout-keys.js';
-import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry } from './timeout-store.js';
-import { count, tuple, unexpected } from './redis-replies.js';
+import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry, StoredTimeout, StoreReads } from './timeout-store.js';
+import { count, decodeStored, tuple, unexpected } from './redis-replies.js';
 
 /** Most dead letters one replay / purge script call moves; larger requests loop. */
 const DEAD_BATCH = 500;
 
 /**
- * The Redis store's calls for an operator's tools (the admin page, the CLI, health checks): a
- * slot's counts, listings of its pending timeouts and dead letters, replay and purge of dead
- * letters. Interactive calls with a deadline; a replay or purge of a whole slot loops until a call
- * moves less than a batch. The method docs are on `TimeoutStore`.
+ * The Redis store's reads and dead-letter operations (`get`, the admin page, the CLI, health
+ * checks): one timeout, a slot's counts, listings of its pending timeouts and dead letters, replay
+ * and purge of dead letters. Interactive calls with a deadline; a replay or purge of a whole slot
+ * loops until a call moves less than a batch. The method docs are on `StoreReads`.
  */
-export class RedisOperatorCalls {
+export class RedisReads implements StoreReads {
   constructor(
     private readonly keys: TimeoutKeys,
     private readonly calls: RedisCalls,
+    /** The slot's schedules of this tick go out first, so that a read sees them. */
+    private readonly writes: { flushSlot(slot: SlotRef): void },
   ) {}
+
+  async get(slot: SlotRef, id: string): Promise<StoredTimeout | null> {
+    this.writes.flushSlot(slot);
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const dataKey = this.keys.dataKey(slot.topic, slot.slot, id);
+    const reply = await this.calls.script('get', 'get', [keys.due, keys.lease, keys.dead, dataKey, keys.layout], [id, slot.slots ?? 0]);
+    return decodeStored(id, reply);
+  }
+
 
   async stats(slot: SlotRef): Promise<SlotStats> {
     const keys = this.keys.slot(slot.topic, slot.slot);
@@ -61,6 +72,7 @@ export class RedisOperatorCalls {
   }
 
   async replayDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    this.writes.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const scriptKeys = [keys.due, keys.dead, keys.layout, ...keys.buckets];
     const replayBatch = (batch: readonly string[]) =>
@@ -71,6 +83,7 @@ export class RedisOperatorCalls {
   }
 
   async purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number> {
+    this.writes.flushSlot(slot);
     const keys = this.keys.slot(slot.topic, slot.slot);
     const scriptKeys = [keys.dead, keys.layout, ...keys.buckets];
     const purgeBatch = (batch: readonly string[]) =>

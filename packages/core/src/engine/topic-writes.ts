@@ -19,20 +19,15 @@ import type { EngineContext } from './engine-context.js';
  * (bad input throws, or fails its item, before anything is sent), routing to the slot, and the
  * `scheduled` / `cancelled` events.
  */
-export class SchedulingCalls {
-  constructor(
-    private readonly context: EngineContext,
-    /** Resolves once the store knows the topics (the engine's lazy init). */
-    private readonly initialised: () => Promise<void>,
-  ) {}
+export class TopicWrites {
+  constructor(private readonly context: EngineContext) {}
 
   /** `DurableTimeouts.schedule`, for a known topic. */
   async schedule(topic: string, maxPayloadBytes: number, id: string, options: unknown): Promise<ScheduleResult> {
     const entry = this.scheduleEntry(topic, maxPayloadBytes, id, options);
-    await this.initialised();
+    await this.context.ensureInit(topic, 'record');
     const { layouts } = this.context;
-    await layouts.ready(topic, true);
-    const { outcome, dueAt } = await layouts.onId(topic, id, (ref) => this.context.store.schedule(ref, id, entry));
+    const { outcome, dueAt } = await layouts.callById(topic, id, (ref) => this.context.writes.schedule(ref, id, entry));
     this.emitScheduled(topic, id, dueAt, outcome);
     return { topic, id, dueAt, outcome };
   }
@@ -54,15 +49,14 @@ export class SchedulingCalls {
       }
     });
     if (valid.length === 0) return results;
-    await this.initialised();
+    await this.context.ensureInit(topic, 'record');
     const { layouts } = this.context;
-    await layouts.ready(topic, true);
     const outcomes = await runPerSlot(
       layouts,
       topic,
       valid,
-      (ref, chosen) => this.context.store.scheduleMany(ref, chosen),
-      (ref, item) => this.context.store.schedule(ref, item.id, item.entry),
+      (ref, chosen) => this.context.writes.scheduleMany(ref, chosen),
+      (ref, item) => this.context.writes.schedule(ref, item.id, item.entry),
     );
     valid.forEach(({ id, index }, i) => {
       const outcome = outcomes[i]!;
@@ -79,10 +73,9 @@ export class SchedulingCalls {
   /** `DurableTimeouts.cancel`, for a known topic. */
   async cancel(topic: string, id: string): Promise<CancelResult> {
     assertTimeoutId(id);
-    await this.initialised();
+    await this.context.ensureInit(topic, 'await');
     const { layouts } = this.context;
-    await layouts.ready(topic, false);
-    const result = await layouts.onId(topic, id, (ref) => this.context.store.cancel(ref, id));
+    const result = await layouts.callById(topic, id, (ref) => this.context.writes.cancel(ref, id));
     if (result === 'cancelled') this.context.events.emit('cancelled', { topic, id });
     return result;
   }
@@ -102,15 +95,14 @@ export class SchedulingCalls {
       }
     });
     if (valid.length === 0) return results;
-    await this.initialised();
+    await this.context.ensureInit(topic, 'await');
     const { layouts } = this.context;
-    await layouts.ready(topic, false);
     const outcomes = await runPerSlot(
       layouts,
       topic,
       valid,
-      (ref, chosen) => this.context.store.cancelMany(ref, chosen.map(({ id }) => id)),
-      (ref, item) => this.context.store.cancel(ref, item.id),
+      (ref, chosen) => this.context.writes.cancelMany(ref, chosen.map(({ id }) => id)),
+      (ref, item) => this.context.writes.cancel(ref, item.id),
     );
     valid.forEach(({ id, index }, i) => {
       const outcome = outcomes[i]!;

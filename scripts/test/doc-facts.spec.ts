@@ -1,0 +1,92 @@
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { aclRulesFor, DurableTimeouts, type TopicOptions } from '@durable-timeout/core';
+import { MemoryTimeoutStore } from '@durable-timeout/core/testing';
+import { DurableTimeoutModule } from '@durable-timeout/nestjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string) => readFileSync(`${root}${path}`, 'utf8');
+const documents = ['README.md', 'CONTRIBUTING.md', ...readdirSync(`${root}docs`).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+
+/** The rows of the option table in docs/CONFIGURATION.md: option name -> default cell. */
+function optionTable(): Map<string, string> {
+  const text = read('docs/CONFIGURATION.md');
+  const section = text.slice(text.indexOf('## Options'), text.indexOf('\n## ', text.indexOf('## Options') + 1));
+  const rows = [...section.matchAll(/^\| `([^`]+)` \| ([^|]+) \|/gm)];
+  return new Map(rows.map((row) => [row[1]!, row[2]!.trim()]));
+}
+
+/** `60,000` -> 60000, `` `dt` `` -> 'dt', `` `false` `` -> false; anything else as written. */
+function valueOf(cell: string): unknown {
+  if (/^[\d,]+$/.test(cell)) return Number(cell.replaceAll(',', ''));
+  const code = /^`([^`]*)`$/.exec(cell)?.[1];
+  if (code === 'false' || code === 'true') return code === 'true';
+  return code ?? cell;
+}
+
+describe('docs/CONFIGURATION.md', () => {
+  const table = optionTable();
+  // What the engine applies when nothing is given: read from an engine, not from a second copy.
+  const settings = new DurableTimeouts({ topics: { t: {} }, store: new MemoryTimeoutStore() }).settings;
+  const topic = settings.topics['t']!;
+
+  it('gives every engine-wide default as the engine applies it', () => {
+    for (const name of ['prefix', 'sweepIntervalMs', 'commandTimeoutMs', 'drainMs'] as const) {
+      expect({ name, documented: valueOf(table.get(name) ?? '(missing)') }).toEqual({ name, documented: settings[name] });
+    }
+  });
+
+  it('gives every topic default as the engine applies it, maxRunMs as a multiple of leaseMs', () => {
+    const { backoff, maxRunMs, ...plain } = topic;
+    for (const [name, value] of Object.entries(plain)) {
+      expect({ name, documented: valueOf(table.get(`topics.<name>.${name}`) ?? '(missing)') }).toEqual({ name, documented: value });
+    }
+    expect(valueOf(table.get('topics.<name>.backoff.baseMs')!)).toBe(backoff.baseMs);
+    expect(valueOf(table.get('topics.<name>.backoff.capMs')!)).toBe(backoff.capMs);
+    expect(table.get('topics.<name>.maxRunMs')).toBe('10 x `leaseMs`');
+    expect(maxRunMs).toBe(10 * topic.leaseMs);
+    const leaseMs = 1_234;
+    expect(new DurableTimeouts({ topics: { t: { leaseMs } }, store: new MemoryTimeoutStore() }).settings.topics['t']!.maxRunMs).toBe(10 * leaseMs);
+  });
+
+  it("documents the Nest module's isGlobal as forRoot applies it", () => {
+    expect(valueOf(table.get('isGlobal')!)).toBe(DurableTimeoutModule.forRoot({ topics: {} }).global ?? false);
+  });
+
+  it('lists only options the engine takes: every documented topic option is accepted, an unknown one refused', () => {
+    const documentedTopicOptions = [...table.keys()].filter((name) => name.startsWith('topics.<name>.')).map((name) => name.slice('topics.<name>.'.length));
+    const given: Record<string, unknown> = {};
+    for (const name of documentedTopicOptions) {
+      const [head, tail] = name.split('.');
+      const value = tail ? (topic as unknown as Record<string, Record<string, unknown>>)[head!]![tail] : (topic as unknown as Record<string, unknown>)[head!];
+      given[head!] = tail ? { ...(given[head!] as object), [tail]: value } : value;
+    }
+    expect(() => new DurableTimeouts({ topics: { t: given as TopicOptions }, store: new MemoryTimeoutStore() })).not.toThrow();
+    expect(() => new DurableTimeouts({ topics: { t: { leaseMS: 1 } as TopicOptions }, store: new MemoryTimeoutStore() })).toThrow(/leaseMS/);
+    const engineWide = ['connection', 'prefix', 'topics', 'sweepIntervalMs', 'commandTimeoutMs', 'drainMs', 'durability', 'logger', 'store', 'isGlobal'];
+    expect([...table.keys()].filter((name) => !name.startsWith('topics.<name>.')).sort()).toEqual(engineWide.sort());
+  });
+});
+
+describe('the least-privilege ACL line', () => {
+  it('is stated once, in docs/OPERATING.md, as aclRulesFor builds it', () => {
+    const lines = documents.flatMap((document) => read(document).split('\n').filter((line) => line.includes('ACL SETUSER timeouts')).map((line) => ({ document, line: line.trim() })));
+    expect(lines).toEqual([{ document: 'docs/OPERATING.md', line: `ACL SETUSER timeouts on >secret ${aclRulesFor('dt')}` }]);
+  });
+});
+
+describe("the README's comparison", () => {
+  it('quotes the steady 10k/s figures of the last full run in docs/BENCHMARKS.md', () => {
+    const cells = (line: string) => line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const results = read('docs/BENCHMARKS.md').split('\n').filter((line) => line.includes('| steady 10k/s |')).map(cells);
+    const rowOf = (system: string) => results.find((row) => row[0] === system)!;
+    // system | workload | schedule/s | fired/s | late p50 | p99 | max | B/pending | ...
+    const [memory, bullmq, engine] = [rowOf('setTimeout (memory)'), rowOf('bullmq'), rowOf('durable-timeout')];
+    const readme = read('README.md').split('\n');
+    const lateness = cells(readme.find((line) => line.startsWith('| lateness p99'))!);
+    const bytes = cells(readme.find((line) => line.startsWith('| Redis bytes per pending'))!);
+    expect(lateness.slice(1)).toEqual([`${memory[5]} ms (nothing durable)`, `${bullmq[5]} ms`, `${engine[5]} ms`]);
+    expect(bytes.slice(1)).toEqual(['-', bullmq[7], engine[7]]);
+  });
+});
