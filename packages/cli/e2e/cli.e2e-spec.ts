@@ -1,37 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { aclRulesFor, DurableTimeouts } from '@durable-timeout/core';
-
-/** The built command, run as a user runs it. `npm test` builds before Jest runs. */
-const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `durable-timeout args...` in a child process. */
-function cli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Runs with `--json` and parses standard output. */
-async function cliJson<T>(args: readonly string[], env?: Record<string, string>): Promise<T> {
-  const run = await cli([...args, '--json'], env);
-  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
-}
+import { assertBuilt, cli, cliJson } from './fixtures/run-cli.js';
 
 const SLOTS = 8;
 const SECRET = '4111-1111-1111-1111';
@@ -42,7 +14,7 @@ let base: string[];
 let engine: DurableTimeouts<'payment' | 'ride'>;
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first (npm test does).`);
+  assertBuilt();
   server = await RedisServer.start();
   admin = server.client();
   prefix = `cli${randomUUID().slice(0, 8)}`;
@@ -233,6 +205,7 @@ describe('durable-timeout, the built command against a real Redis', () => {
     const wrongPassword = await cli(['stats'], { REDIS_URL: server.url.replace('redis://', 'redis://operator:nope@'), DT_PREFIX: prefix });
     expect(wrongPassword.code).toBe(6);
     expect(wrongPassword.stderr).not.toContain('nope');
+    expect(wrongPassword.stderr).toContain('refused the login');
     const away = await cli(['--url', 'redis://127.0.0.1:1', '--timeout', '500', 'stats', '--json']);
     expect(away.code).toBe(6);
     expect(JSON.parse(away.stderr)).toMatchObject({ error: { name: 'RedisUnreachableError', exitCode: 6 } });

@@ -1,14 +1,14 @@
-import { Redis } from 'ioredis';
-import { DurableTimeouts } from '@durable-timeout/core';
+import { DurableTimeouts, RedisTimeoutStore, RedisUnavailableError } from '@durable-timeout/core';
 import { cliMessages } from './cli.messages.js';
+import type { ResolvedConnection } from './connection-flags.js';
 import { RedisUnreachableError } from './errors/redis-unreachable.error.js';
 import { UsageError } from './errors/usage.error.js';
 import { parseTopicRegistry, topicRegistryKey, type TopicRegistry } from './topic-registry.js';
 
 /** How a session reaches Redis and reads topics. */
 export interface SessionSettings {
-  /** `redis://` or `rediss://` URL, with user and password for an ACL user. */
-  url: string;
+  /** Where Redis is: any connection URL the engine takes (one server, Cluster, Sentinel). */
+  connection: ResolvedConnection;
   /** Key prefix of the engine (`prefix` option, default `dt`). */
   prefix: string;
   /** Slot count for a topic the registry does not hold (`--slots`). */
@@ -17,38 +17,42 @@ export interface SessionSettings {
   timeoutMs: number;
 }
 
+/** Replies of a refused login: a wrong password, an unknown or disabled user. */
+const LOGIN_REFUSED = /\b(WRONGPASS|NOAUTH|invalid username-password pair|user is disabled)\b/i;
+
 /**
  * One connection to Redis for one command: reads the topic registry and opens an engine on the
- * topics the command names. The engine is only a client here: it never starts pollers, so the
- * command fires nothing. Close it when done.
+ * topics the command names. The connection is the engine's own (a `RedisTimeoutStore` opened from
+ * the URL), so the command line reaches one server, a Cluster or Sentinel as the engine does. The
+ * engine is only a client here: it never starts pollers, so the command fires nothing. Close it
+ * when done.
  */
 export class AdminSession {
   private registryRead: Promise<TopicRegistry> | undefined;
   private engine: DurableTimeouts | undefined;
 
   private constructor(
-    private readonly client: Redis,
+    private readonly store: RedisTimeoutStore,
     readonly settings: SessionSettings,
   ) {}
 
-  /** Connects (within `timeoutMs`); a refused login or an unreachable server is a `RedisUnreachableError`. */
+  /**
+   * Connects (within `timeoutMs`) and checks the connection as an engine does at start (a one-server
+   * URL to a Cluster node is refused there); a refused login or an unreachable server is a
+   * `RedisUnreachableError`.
+   */
   static async open(settings: SessionSettings): Promise<AdminSession> {
-    const client = new Redis(settings.url, {
-      lazyConnect: true,
-      connectTimeout: settings.timeoutMs,
-      // A command line fails fast: no reconnect loop, no queue of commands while disconnected.
-      retryStrategy: () => null,
-      maxRetriesPerRequest: 0,
-    });
-    // Failures reach the caller through the calls that hit them; this keeps ioredis from printing them too.
-    client.on('error', () => undefined);
+    const store = new RedisTimeoutStore({ connection: settings.connection.url, prefix: settings.prefix, commandTimeoutMs: settings.timeoutMs });
     try {
-      await client.connect();
+      await store.init();
     } catch (error) {
-      client.disconnect();
-      throw new RedisUnreachableError(cliMessages.cannotConnect(redactedUrl(settings.url), settings.timeoutMs, describe(error)), { cause: error });
+      await store.close(0);
+      if (!(error instanceof RedisUnavailableError)) throw error;
+      const cause = error.message;
+      if (LOGIN_REFUSED.test(cause)) throw new RedisUnreachableError(cliMessages.loginRefused(settings.connection.shown, reasonOf(cause)), { cause: error });
+      throw new RedisUnreachableError(cliMessages.cannotConnect(settings.connection.shown, settings.timeoutMs, reasonOf(cause)), { cause: error });
     }
-    return new AdminSession(client, settings);
+    return new AdminSession(store, settings);
   }
 
   /** The registry key of this prefix. */
@@ -58,7 +62,8 @@ export class AdminSession {
 
   /** The topic registry (read once per session); empty when there is none. */
   registry(): Promise<TopicRegistry> {
-    this.registryRead ??= this.client.hgetall(this.registryKey).then(parseTopicRegistry);
+    const read = (): Promise<Record<string, string>> => this.store.connection.hgetall(this.registryKey);
+    this.registryRead ??= withDeadline(read(), this.settings.timeoutMs, 'read the topic registry').then(parseTopicRegistry);
     return this.registryRead;
   }
 
@@ -84,8 +89,7 @@ export class AdminSession {
     const config: Record<string, { slots: number }> = {};
     for (const topic of topics) config[topic] = { slots: await this.slotsOf(topic) };
     this.engine = new DurableTimeouts({
-      connection: this.client,
-      prefix: this.settings.prefix,
+      store: this.store,
       topics: config,
       commandTimeoutMs: this.settings.timeoutMs,
       logger: null,
@@ -96,21 +100,20 @@ export class AdminSession {
   /** Stops the engine and closes the connection. */
   async close(): Promise<void> {
     await this.engine?.stop({ drainMs: 0 }).catch(() => undefined);
-    await this.client.quit().catch(() => this.client.disconnect());
+    await this.store.close();
   }
 }
 
-/** The URL without its password, for messages. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unreadable URL)';
-  }
+/** The part of a store error after "within N ms", which says what went wrong. */
+function reasonOf(message: string): string {
+  return (/\((.*)\)\.\s/.exec(message)?.[1] ?? message).replace(/^connection \w+: /, '').replace(/\.$/, '');
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** `promise`, or a `RedisUnavailableError` after `timeoutMs`. */
+function withDeadline<T>(promise: Promise<T>, timeoutMs: number, operation: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new RedisUnavailableError(`Could not ${operation} within ${timeoutMs} ms`, operation)), timeoutMs);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }

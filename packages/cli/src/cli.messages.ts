@@ -17,9 +17,16 @@ export const cliMessages = {
     `The registry ${registryKey} gives topic ${JSON.stringify(topic)} the slot count ${JSON.stringify(value)}, which is not a power of two from 1 to 1024. ` +
     'Pass the right count with --slots <n> and repair the registry entry.',
   cannotConnect: (url: string, timeoutMs: number, cause: string) =>
-    `Could not reach Redis at ${url} within ${timeoutMs} ms: ${cause}. Check --url (or REDIS_URL), the user and password, and that the server is up.`,
+    `Could not reach Redis at ${url} within ${timeoutMs} ms: ${cause}. ` +
+    'Check --url (or REDIS_URL), --cluster or --sentinel, the user and password, --tls, and that the servers are up.',
+  oneConnection: (first: string, second: string) =>
+    `${first} and ${second} both say where Redis is: give one of them (--url, --cluster host:port,... or --sentinel host:port,... --name NAME).`,
+  sentinelWithoutName: () => '--sentinel needs --name, the master name the sentinels monitor (e.g. --name mymaster).',
+  nameWithoutSentinel: () => '--name is the master name of a Sentinel set-up: give --sentinel host:port,... with it.',
   refused: (cause: string, prefix: string) =>
     `Redis refused a command: ${cause}. The user needs the rules of aclRulesFor(${JSON.stringify(prefix)}) from @durable-timeout/core (see the README, "Least privilege").`,
+  loginRefused: (url: string, cause: string) =>
+    `Redis at ${url} refused the login: ${cause}. Check the user and password (--user, --password or REDIS_PASSWORD, or the URL).`,
   unavailable: (cause: string) => `Redis did not answer in time: ${cause}. Retry, or raise --timeout.`,
   timeoutNotFound: (topic: string, id: string) => `No timeout ${JSON.stringify(id)} in topic ${JSON.stringify(topic)} (not pending, firing nor dead).`,
   notPendingAnyMore: (topic: string, id: string) =>

@@ -1,9 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { DurableTimeoutError, InvalidStoreOptionError, RedisUnavailableError } from '@durable-timeout/core';
+import {
+  InvalidConnectionError,
+  InvalidDelayError,
+  InvalidOptionsError,
+  InvalidStoreOptionError,
+  InvalidTimeoutIdError,
+  RedisUnavailableError,
+  TopicSlotsMismatchError,
+  UnknownTopicError,
+} from '@durable-timeout/core';
 import { AdminSession } from './admin-session.js';
 import { cliMessages } from './cli.messages.js';
 import { registerCancelCommand } from './commands/cancel.command.js';
+import { resolveConnection } from './connection-flags.js';
 import type { GlobalOptions, RunCommand } from './commands/command-context.js';
 import { registerDeadCommand } from './commands/dead.command.js';
 import { registerInspectCommand } from './commands/inspect.command.js';
@@ -17,6 +27,12 @@ import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { Output, type CliIo } from './output/output.js';
 
 const EXIT_CODES_HELP = `
+Connections (one of):
+  --url redis://user:password@host:6379/0       one server
+  --url redis+cluster://host:port,host:port     a Redis Cluster, or --cluster host:port,...
+  --url redis+sentinel://host:port,.../mymaster Sentinel, or --sentinel host:port,... --name mymaster
+  rediss... or --tls for TLS; --user and --password (or REDIS_PASSWORD) for an ACL user.
+
 Exit codes:
   0  done
   1  unexpected failure
@@ -67,7 +83,17 @@ function buildProgram(io: CliIo): Command {
   const program = new Command('durable-timeout')
     .description('Operate durable-timeout: counts, pending timeouts, dead letters, cancel, slot migration. Reads the same Redis as your services.')
     .version(packageVersion())
-    .addOption(new Option('--url <url>', 'Redis URL: redis://user:password@host:6379/0, rediss:// for TLS').env('REDIS_URL').default('redis://127.0.0.1:6379'))
+    .addOption(
+      new Option('--url <url>', 'where Redis is, as a URL (see Connections below)')
+        .env('REDIS_URL')
+        .default('redis://127.0.0.1:6379'),
+    )
+    .addOption(new Option('--cluster <nodes>', 'a Redis Cluster, by some of its nodes: host:port,host:port'))
+    .addOption(new Option('--sentinel <sentinels>', 'Sentinel: the sentinels, host:port,host:port (with --name)'))
+    .addOption(new Option('--name <master>', 'the master name the sentinels monitor (with --sentinel)'))
+    .addOption(new Option('--tls', 'TLS to every server (a private CA: NODE_EXTRA_CA_CERTS=ca.pem)'))
+    .addOption(new Option('--user <user>', 'ACL user (instead of the one in the URL)').env('REDIS_USER'))
+    .addOption(new Option('--password <password>', 'its password (prefer REDIS_PASSWORD: arguments show in ps)').env('REDIS_PASSWORD'))
     .addOption(new Option('--prefix <prefix>', 'key prefix of the engine (its `prefix` option)').env('DT_PREFIX').default('dt'))
     .addOption(new Option('--slots <n>', 'slot count of a topic the registry <prefix>:topics does not hold').argParser(parseSlots))
     .addOption(new Option('--timeout <ms>', 'how long each Redis call may take').argParser(parseInteger('--timeout', 10, 60_000)).default(2_000))
@@ -78,7 +104,9 @@ function buildProgram(io: CliIo): Command {
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
   const run: RunCommand = async (command, work) => {
     const options = command.optsWithGlobals<GlobalOptions>();
-    const session = await AdminSession.open({ url: options.url, prefix: options.prefix, slots: options.slots, timeoutMs: options.timeout });
+    const urlSource = program.getOptionValueSource('url') === 'cli' ? 'cli' : program.getOptionValueSource('url') === 'env' ? 'env' : 'default';
+    const connection = resolveConnection({ ...options, urlSource });
+    const session = await AdminSession.open({ connection, prefix: options.prefix, slots: options.slots, timeoutMs: options.timeout });
     try {
       const settled = { ...options, json: options.json === true, showPayloads: options.showPayloads === true };
       await work({ session, output: new Output(io, settled.json), options: settled, now: Date.now() });
@@ -100,9 +128,19 @@ function buildProgram(io: CliIo): Command {
 function inherit(command: Command, program: Command): void {
   command.exitOverride();
   command.configureOutput(program.configureOutput());
-  command.addHelpText('after', '\nGlobal options (--url, --prefix, --slots, --timeout, --json, --show-payloads): durable-timeout --help');
+  command.addHelpText(
+    'after',
+    '\nGlobal options (--url, --cluster, --sentinel, --name, --tls, --user, --password, --prefix, --slots, --timeout, --json, --show-payloads): durable-timeout --help',
+  );
   for (const sub of command.commands) inherit(sub, program);
 }
+
+/**
+ * The engine's errors that mean the arguments or settings are wrong (exit code 2). Its other
+ * errors (a slot migration in progress, replicas that did not confirm, an unreadable reply) end
+ * with exit code 1.
+ */
+const USAGE_ERRORS = [InvalidConnectionError, InvalidDelayError, InvalidOptionsError, InvalidStoreOptionError, InvalidTimeoutIdError, TopicSlotsMismatchError, UnknownTopicError];
 
 /** The command line's error for anything a command threw. */
 function toCliError(error: unknown, prefix: string): CliError {
@@ -110,6 +148,6 @@ function toCliError(error: unknown, prefix: string): CliError {
   if (error instanceof RedisUnavailableError) return new RedisUnreachableError(cliMessages.unavailable(error.message), { cause: error });
   const message = error instanceof Error ? error.message : String(error);
   if (/^(NOPERM|WRONGPASS|NOAUTH)/.test(message)) return new RedisUnreachableError(cliMessages.refused(message, prefix), { cause: error });
-  if (error instanceof DurableTimeoutError || error instanceof InvalidStoreOptionError) return new CliError(message, EXIT_CODES.usage, { cause: error });
+  if (USAGE_ERRORS.some((errorClass) => error instanceof errorClass)) return new CliError(message, EXIT_CODES.usage, { cause: error });
   return new CliError(message, EXIT_CODES.failed, { cause: error });
 }

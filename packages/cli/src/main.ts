@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `durable-timeout` command: see `durable-timeout --help` and docs/OPERATING.md.
+// The `durable-timeout` command: see `durable-timeout --help` and docs/CLI.md.
 import { runCli } from './cli.program.js';
 
 runCli(process.argv.slice(2), {

@@ -5,6 +5,12 @@ import type { Output } from '../output/output.js';
 /** The options every command takes (they may stand before or after the command name). */
 export interface GlobalOptions {
   url: string;
+  cluster?: string;
+  sentinel?: string;
+  name?: string;
+  tls?: boolean;
+  user?: string;
+  password?: string;
   prefix: string;
   slots?: number;
   timeout: number;

@@ -1,7 +1,8 @@
+import { DurableTimeoutError } from '@durable-timeout/core';
 import type { ExitCode } from '../exit-codes.js';
 
 /** Base class of the command line's own errors: each carries the exit code the process ends with. */
-export class CliError extends Error {
+export class CliError extends DurableTimeoutError {
   constructor(
     message: string,
     /** The code the process exits with (`EXIT_CODES`). */
@@ -9,6 +10,5 @@ export class CliError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = new.target.name;
   }
 }

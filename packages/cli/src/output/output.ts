@@ -4,7 +4,9 @@ import { renderTable, type Column } from './table.js';
 
 /** Where a command writes: standard output and standard error, as raw text. */
 export interface CliIo {
+  /** Writes a command's result (standard output). */
   out(text: string): void;
+  /** Writes an error or a progress line (standard error). */
   err(text: string): void;
 }
 
