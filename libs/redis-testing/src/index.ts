@@ -6,4 +6,7 @@ export { freePort } from './free-port.js';
 export { redisServerBinary, redisCliBinary, redisSentinelCommand } from './binary.js';
 export { HarnessError, type HarnessFailure } from './harness-error.js';
 export { waitFor, waitUntil } from './wait.js';
+export { waitForReplicaAcks } from './replica-acks.js';
 export { monitorCommands, parseArgs, type CommandMonitor, type MonitoredCommand } from './monitor.js';
+export { forkInNamespace, PartitionNet, PartitionUnavailableError, partitionsExpected, partitionSupport, type NamespacedRedis, type PartitionHost } from './partition-net.js';
+export { makeTestCertificates, type TestCertificates } from './tls-certificates.js';

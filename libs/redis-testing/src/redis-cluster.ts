@@ -5,6 +5,7 @@ import { redisCliBinary } from './binary.js';
 import { freePort } from './free-port.js';
 import { LaggingProxy } from './lagging-proxy.js';
 import { PORT_ATTEMPTS, portTaken, RedisServer } from './redis-server.js';
+import { waitForReplicaAcks } from './replica-acks.js';
 
 const run = promisify(execFile);
 
@@ -68,7 +69,10 @@ export class RedisCluster {
     readonly proxies: LaggingProxy[] = [],
   ) {}
 
-  /** Starts the nodes, creates the cluster and waits until every node reports `cluster_state:ok`. */
+  /**
+   * Starts the nodes, creates the cluster and waits until every node reports `cluster_state:ok`
+   * and every master's writes are acknowledged by its replicas (`waitUntilReplicated`).
+   */
   static async start(options: RedisClusterOptions = {}): Promise<RedisCluster> {
     const masters = options.masters ?? 3;
     if (!Number.isInteger(masters) || masters < 3) throw new Error(`A Redis Cluster needs at least 3 masters, got ${masters}.`);
@@ -96,6 +100,7 @@ export class RedisCluster {
       await run(redisCliBinary(), ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes']);
       const cluster = new RedisCluster(nodes, proxies);
       await cluster.waitUntilReady(masters * replicas);
+      await cluster.waitUntilReplicated();
       if (lag) await cluster.putProxyInFront(nodes[0]!, lag.delayMs);
       return cluster;
     } catch (error) {
@@ -158,6 +163,38 @@ export class RedisCluster {
   }
 
   /**
+   * Resolves once a write on every master is acknowledged (`WAIT`) by each of its connected
+   * replicas: from then on a master counts its replicas' acks (see `waitForReplicaAcks`; a
+   * replica's `master_link_status:up` comes earlier). For a start, and after a node was restarted
+   * as a replica.
+   */
+  async waitUntilReplicated(timeoutMs = 30_000): Promise<void> {
+    const table = await this.table();
+    await Promise.all(
+      table
+        .filter((row) => row.master && row.connected && row.ranges.length > 0)
+        .map(async (master) => {
+          const replicas = table.filter((row) => row.masterId === master.id && row.connected).length;
+          const node = this.nodes.find((candidate) => candidate.port === master.port);
+          if (replicas === 0 || !node) return;
+          const probe = new Redis({ host: node.host, port: node.port, maxRetriesPerRequest: 1 });
+          probe.on('error', () => undefined);
+          try {
+            // A key of one of the master's hash slots, so that the master takes the probe's write.
+            let key = '';
+            for (let i = 0; key === ''; i++) {
+              const slot = Number(await probe.call('CLUSTER', 'KEYSLOT', `replication-probe-${i}`));
+              if (master.ranges.some(([from, to]) => slot >= from && slot <= to)) key = `replication-probe-${i}`;
+            }
+            await waitForReplicaAcks(probe, key, replicas, timeoutMs);
+          } finally {
+            probe.disconnect();
+          }
+        }),
+    );
+  }
+
+  /**
    * SIGKILLs `node`. A lagging proxy in front of it (option `lag`) first drops every byte it holds
    * and closes every link through it, in the same turn of the event loop as the kill: its replica
    * loses the master's last `delayMs` of writes, as when the master's machine dies with that much
@@ -215,14 +252,14 @@ export class RedisCluster {
     }
   }
 
-  /** `CLUSTER NODES` of a running node, parsed: port, role, link state and hash-slot ranges. */
-  private async table(): Promise<{ port: number; master: boolean; connected: boolean; ranges: [number, number][] }[]> {
+  /** `CLUSTER NODES` of a running node, parsed: ids (a replica's master's too), port, role, link state and hash-slot ranges. */
+  private async table(): Promise<{ id: string; masterId: string; port: number; master: boolean; connected: boolean; ranges: [number, number][] }[]> {
     const text = await this.ask(['CLUSTER', 'NODES']);
     return text
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => {
-        const [, address = '', flags = '', , , , , link = '', ...slots] = line.split(' ');
+        const [id = '', address = '', flags = '', masterId = '', , , , link = '', ...slots] = line.split(' ');
         const announced = Number(/:(\d+)@/.exec(address)?.[1]);
         // A master behind a lagging proxy announces the proxy's port: name the server's own.
         const port = this.proxies.find((proxy) => proxy.port === announced)?.target.port ?? announced;
@@ -233,7 +270,7 @@ export class RedisCluster {
             return [from, to];
           });
         const failed = /fail(?!\?)/.test(flags);
-        return { port, master: flags.includes('master'), connected: link === 'connected' && !failed, ranges };
+        return { id, masterId, port, master: flags.includes('master'), connected: link === 'connected' && !failed, ranges };
       });
   }
 

@@ -174,7 +174,9 @@ export class RedisServer {
 
   private args(): string[] {
     const o = this.options;
-    const args = ['--dir', this.dir, '--save', '', '--appendonly', o.appendonly ? 'yes' : 'no'];
+    // A replica's first sync starts at once: Redis' default waits 5 s for more replicas to share one
+    // diskless transfer, which every cluster and Sentinel group with replicas would wait for.
+    const args = ['--dir', this.dir, '--save', '', '--appendonly', o.appendonly ? 'yes' : 'no', '--repl-diskless-sync-delay', '0'];
     if (o.appendfsync) args.push('--appendfsync', o.appendfsync);
     if (o.password) args.push('--requirepass', o.password);
     if (o.tls) {

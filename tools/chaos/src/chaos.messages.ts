@@ -11,7 +11,7 @@ export const chaosMessages = {
   notResp: (offset: number, typeByte: string) =>
     `Not a RESP value at byte ${offset} (type byte ${JSON.stringify(typeByte)}): the proxy only sits in front of a Redis server.`,
   notCommandArray: (offset: number) => `Expected a command array at byte ${offset}: the proxy only serves RESP clients such as ioredis.`,
-  proxyWithoutPort: () => 'The reply-dropping proxy got no TCP port from the system; check that loopback networking is available.',
+  proxyWithoutPort: (name: string) => `The ${name} proxy got no TCP port from the system; check that loopback networking is available.`,
   workerExitedBeforeReady: (label: string, code: number | null, signal: string | null) =>
     `Worker ${label} exited before it was ready (code ${code}, signal ${signal}); its output is in the scenario's log lines (often: Redis unreachable, or the build is stale: run npm run build).`,
   workerExited: (label: string) => `Worker ${label} exited before it answered; the scenario killed it or it crashed.`,

@@ -21,7 +21,7 @@ const everything = [...SCENARIOS, ...ON_REQUEST];
 const selected =
   options.only.length > 0
     ? everything.filter((scenario) => options.only.includes(scenario.name))
-    : [...SCENARIOS, ...(options.model ? ON_REQUEST : [])];
+    : [...SCENARIOS, ...(options.model ? ON_REQUEST : [])].filter((scenario) => !(options.quick && scenario.fullOnly));
 const effects = await RedisServer.start();
 const effectsClient = effects.client({ maxRetriesPerRequest: 3 });
 const say = (line: string) => console.log(`[chaos ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -40,12 +40,12 @@ for (const scenario of selected) {
   }
   result.notes.push(`ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   results.push(result);
-  say(`${scenario.name}: ${result.pass ? 'pass' : 'FAIL'} in ${((Date.now() - started) / 1000).toFixed(1)} s${result.pass ? '' : ` (${result.failures.join('; ')})`}`);
+  say(`${scenario.name}: ${result.pass ? 'pass' : result.notRun !== undefined ? 'NOT RUN' : 'FAIL'} in ${((Date.now() - started) / 1000).toFixed(1)} s${result.pass ? '' : ` (${result.failures.join('; ')})`}`);
 }
 
 console.log(`\n${formatTable(results)}\n`);
 const counts = testCounts(results);
-console.log(`chaos${options.quick ? ' --quick' : ''}: ${counts.passed} passed, ${counts.failed} failed in ${((Date.now() - suiteStarted) / 1000).toFixed(0)} s`);
+console.log(`chaos${options.quick ? ' --quick' : ''}: ${counts.passed} passed, ${counts.failed} failed, ${counts.notRun} not run in ${((Date.now() - suiteStarted) / 1000).toFixed(0)} s`);
 if (options.jsonFile) writeFileSync(options.jsonFile, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
 if (process.env.TEST_RESULT_FILE) writeFileSync(process.env.TEST_RESULT_FILE, JSON.stringify(counts));
 

@@ -1,14 +1,18 @@
-import type { JsonValue, TopicOptions } from '@durable-timeout/core';
+import type { DurabilityOptions, JsonValue, TopicOptions } from '@durable-timeout/core';
 
 /** How a worker reaches the Redis under test. */
 export type WorkerConnection =
   | string
-  | { host: string; port: number; username?: string; password?: string; tlsCaFile?: string };
+  | { host: string; port: number; username?: string; password?: string; tlsCaFile?: string }
+  | { sentinels: { host: string; port: number }[]; name: string }
+  | { cluster: { host: string; port: number }[] };
 
 /** Everything a worker process needs, passed in the environment variable `CHAOS_WORKER_CONFIG` (JSON). */
 export interface WorkerConfig {
   label: string;
   connection: WorkerConnection;
+  /** The engine's `durability` option (schedules confirmed by replicas). */
+  durability?: DurabilityOptions;
   prefix: string;
   topic: string;
   topicOptions: TopicOptions;
@@ -30,7 +34,7 @@ export interface WorkerConfig {
 /**
  * What a scheduled payload may ask of the handler (chaos payloads only; any other payload runs the
  * ordinary handler):
- * - `fail-once`: throw on attempt 1;
+ * - `fail-once`: throw on the first run (no failure recorded for the id yet);
  * - `fail-until-healed`: throw until the harness heals the handlers;
  * - `exit-once`: on attempt 1 the process exits mid-handler;
  * - `exit-always`: every attempt exits the process mid-handler (a crash-looping poison timeout);
@@ -68,6 +72,11 @@ export interface WorkerCounters {
   unacked: number;
   /** Object.prototype gained an own property (prototype pollution). */
   prototypePolluted: boolean;
+  /** Handler signals aborted with `LeaseLostError`: renewal refused as stale / lease ended unrenewed. */
+  leaseLostStale: number;
+  leaseLostUnrenewed: number;
+  /** Handler signals aborted with any other reason (a wrong error type while the lease was at stake). */
+  abortedOther: number;
 }
 
 /** Worker to harness. */

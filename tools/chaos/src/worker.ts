@@ -17,7 +17,7 @@ if (config.clockSkewMs) skewClock(config.clockSkewMs);
 const { DurableTimeouts } = await import('@durable-timeout/core');
 
 const builtinPrototypeKeys = new Set(Object.getOwnPropertyNames(Object.prototype));
-const counters: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false };
+const counters: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false, leaseLostStale: 0, leaseLostUnrenewed: 0, abortedOther: 0 };
 const recorder = new EffectsRecorder(config.effectsUrl, config.effectsPrefix);
 const runningTokens = new Map<string, number>();
 
@@ -26,6 +26,7 @@ const engine: Engine = new DurableTimeouts({
   prefix: config.prefix,
   topics: { [config.topic]: config.topicOptions },
   sweepIntervalMs: config.sweepIntervalMs,
+  ...(config.durability ? { durability: config.durability } : {}),
 });
 
 engine.on('fired', ({ id, attempt }) => {
@@ -49,10 +50,13 @@ if (config.handle !== false) engine.handle(config.topic, (event) => run(event));
 
 async function run(event: TimeoutEvent): Promise<void> {
   counters.inFlight += 1;
+  event.signal.addEventListener('abort', () => countAbort(event.signal.reason), { once: true });
   try {
     const chaos = chaosOf(event.payload);
     const failOnPurpose =
-      (chaos?.chaos === 'fail-once' && event.attempt === 1) ||
+      // The first run that starts, not attempt 1: a worker that exits mid-handler (exit-once) can take
+      // a claimed delivery with it before its handler starts, and that attempt never runs.
+      (chaos?.chaos === 'fail-once' && !(await recorder.failedBefore(event.id))) ||
       (chaos?.chaos === 'exit-once' && event.attempt === 1) ||
       chaos?.chaos === 'exit-always' ||
       (chaos?.chaos === 'fail-until-healed' && !(await recorder.healed()));
@@ -72,6 +76,14 @@ async function run(event: TimeoutEvent): Promise<void> {
     counters.inFlight -= 1;
     if (Object.getOwnPropertyNames(Object.prototype).some((key) => !builtinPrototypeKeys.has(key))) counters.prototypePolluted = true;
   }
+}
+
+/** Why a handler's signal was aborted: a lost lease (stale or unrenewed) or anything else. */
+function countAbort(reason: unknown): void {
+  const message = reason instanceof Error && reason.name === 'LeaseLostError' ? reason.message : undefined;
+  if (message === undefined) counters.abortedOther += 1;
+  else if (/stale/.test(message)) counters.leaseLostStale += 1;
+  else counters.leaseLostUnrenewed += 1;
 }
 
 function chaosOf(payload: unknown): ChaosPayload | undefined {
@@ -123,7 +135,7 @@ function send(message: FromWorker): void {
 
 function connectionOf(worker: WorkerConfig) {
   const connection = worker.connection;
-  if (typeof connection === 'string') return connection;
+  if (typeof connection === 'string' || 'sentinels' in connection || 'cluster' in connection) return connection;
   const { tlsCaFile, ...rest } = connection;
   return tlsCaFile ? { ...rest, tls: { ca: readFileSync(tlsCaFile) } } : rest;
 }

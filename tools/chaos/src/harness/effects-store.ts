@@ -14,7 +14,7 @@ if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], id, 1) end
 local fence = tonumber(redis.call('HGET', KEYS[2], id) or '-1')
 if token <= fence then redis.call('HINCRBY', KEYS[3], id, 1) else redis.call('HSET', KEYS[2], id, token) end
 redis.call('HSETNX', KEYS[4], id, now)
-if ARGV[4] == '1' then redis.call('RPUSH', KEYS[5], 'start:' .. now) end
+if ARGV[4] == '1' then redis.call('RPUSH', KEYS[5], 'start:' .. now .. ':' .. ARGV[5]) end
 redis.call('HSETNX', KEYS[6], id, ARGV[5])
 return now
 `;
@@ -91,7 +91,7 @@ export function effectKeys(prefix: string) {
     failures: `${prefix}:failures`,
     healed: `${prefix}:healed`,
     /**
-     * Run log of one id (only for ids whose runs are traced): `start:<ms>` / `fail:<ms>` entries, and
+     * Run log of one id (only for ids whose runs are traced): `start:<ms>:<attempt>` / `fail:<ms>` entries, and
      * `stored:<ms>` once the library has stored a failure for a retry.
      */
     runLog: (id: string) => `${prefix}:runs:${Buffer.from(id).toString('base64url')}`,
@@ -142,6 +142,11 @@ export class EffectsRecorder {
     await this.redis.eval(STORED_SCRIPT, 1, this.keys.runLog(id));
   }
 
+  /** Whether a run of `id` failed on purpose already. */
+  async failedBefore(id: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.failures, id)) === 1;
+  }
+
   /** Whether the harness has "fixed" the failing handlers (poison scenario, before replaying dead letters). */
   async healed(): Promise<boolean> {
     return (await this.redis.exists(this.keys.healed)) === 1;
@@ -185,6 +190,8 @@ async function readHash(redis: Redis, key: string): Promise<Map<string, number>>
 export interface RunLogEntry {
   kind: 'start' | 'fail' | 'stored';
   at: number;
+  /** The delivery's attempt number (starts only). */
+  attempt?: number;
 }
 
 /** The harness side: reads what the handlers of one scenario recorded. */
@@ -218,8 +225,9 @@ export class EffectsReader {
   async runLog(id: string): Promise<RunLogEntry[]> {
     const entries = await this.redis.lrange(this.keys.runLog(id), 0, -1);
     return entries.map((entry) => {
-      const [kind, at] = entry.split(':');
-      return { kind: kind === 'fail' || kind === 'stored' ? kind : 'start', at: Number(at) };
+      const [kind, at, attempt] = entry.split(':');
+      if (kind === 'fail' || kind === 'stored') return { kind, at: Number(at) };
+      return { kind: 'start', at: Number(at), attempt: Number(attempt) };
     });
   }
 

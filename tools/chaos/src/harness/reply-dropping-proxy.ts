@@ -1,7 +1,6 @@
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection, type Server, type Socket } from 'node:net';
 import { parseCommand, respValueEnd } from './resp.js';
-import { chaosMessages } from '../chaos.messages.js';
-import { HarnessError } from '@durable-timeout/redis-testing';
+import { listenOnLoopback } from './loopback-server.js';
 
 /** Chooses the commands whose reply the proxy drops, from their arguments (`args[0]` is the command name). */
 export type CommandMatcher = (args: readonly string[]) => boolean;
@@ -31,14 +30,8 @@ export class ReplyDroppingProxy {
   /** Starts a proxy on a free loopback port in front of `target`. */
   static async start(target: { host: string; port: number }): Promise<ReplyDroppingProxy> {
     let proxy: ReplyDroppingProxy | undefined;
-    const server = createServer((client) => proxy?.pipe(client, target));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address();
-    if (typeof address !== 'object' || address === null) throw new HarnessError('process', chaosMessages.proxyWithoutPort());
-    proxy = new ReplyDroppingProxy(server, address.port);
+    const { server, port } = await listenOnLoopback('reply-dropping', (client) => proxy?.pipe(client, target));
+    proxy = new ReplyDroppingProxy(server, port);
     return proxy;
   }
 

@@ -23,7 +23,15 @@ describe('report', () => {
   });
 
   it('counts passed and failed scenarios', () => {
-    expect(testCounts([result('a', true), result('b', false), result('c', true)])).toEqual({ passed: 2, failed: 1 });
+    expect(testCounts([result('a', true), result('b', false), result('c', true)])).toEqual({ passed: 2, failed: 1, notRun: 0 });
+  });
+
+  it('counts a scenario that could not run apart: neither passed nor failed, and says why', () => {
+    const skipped: ScenarioResult = { ...result('worker-partition', false), failures: [], notRun: 'no namespaces' };
+    expect(testCounts([result('a', true), skipped])).toEqual({ passed: 1, failed: 0, notRun: 1 });
+    const text = formatTable([skipped]);
+    expect(text).toMatch(/^worker-partition\s.*\snot run$/m);
+    expect(text).toContain('  NOT RUN: no namespaces');
   });
 
   it('prints one aligned row per scenario, then notes and failures', () => {

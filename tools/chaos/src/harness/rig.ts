@@ -32,6 +32,8 @@ export interface ScenarioResult {
   failures: string[];
   /** Other figures the scenario measured (shutdown times, SLOWLOG, AOF loss...). */
   notes: string[];
+  /** Set when the scenario could not run on this machine (why): neither a pass nor, by itself, a failure. */
+  notRun?: string;
 }
 
 /**
@@ -50,6 +52,8 @@ export function mean(values: readonly number[]): number {
 /** A scenario of the suite. */
 export interface Scenario {
   name: string;
+  /** Left out of `--quick` runs unless named with `--only` (a measurement too long for the test run). */
+  fullOnly?: boolean;
   run(context: RunContext): Promise<ScenarioResult>;
 }
 

@@ -89,4 +89,9 @@ describe('judge', () => {
     ]);
     expect(failures).toEqual(['early fires 1 > 0', 'token regressions 2 > 0', 'late ack refused: 0 stale events']);
   });
+
+  it('lets a split-brain scenario allow token regressions it only measures', () => {
+    expect(judge({ ...clean, tokenRegressions: 2 }, { maxTokenRegressions: 2 })).toEqual([]);
+    expect(judge({ ...clean, tokenRegressions: 3 }, { maxTokenRegressions: 2 })).toEqual(['token regressions 3 > 2']);
+  });
 });

@@ -118,6 +118,8 @@ export interface WorkerPoolOptions {
   env?: Record<string, string>;
   /** Called with every message of every worker. */
   onMessage?: (message: FromWorker, worker: WorkerHandle) => void;
+  /** Where a worker runs (e.g. `ip netns exec` into a namespace): the Node command `fork` starts, by worker label. */
+  place?: (label: string) => { execPath: string; execArgv: string[] };
 }
 
 /**
@@ -154,6 +156,7 @@ export class WorkerPool {
       env: { ...process.env, ...this.options.env, CHAOS_WORKER_CONFIG: JSON.stringify(config) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       execArgv: [],
+      ...this.options.place?.(label),
     });
     track(child, label);
     const handle = new WorkerHandle(child, label, (message) => this.options.onMessage?.(message, handle));
@@ -207,7 +210,7 @@ export class WorkerPool {
 
   /** Sum of the live workers' counters. */
   async counters(): Promise<WorkerCounters> {
-    const total: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false };
+    const total: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false, leaseLostStale: 0, leaseLostUnrenewed: 0, abortedOther: 0 };
     const all = await Promise.all(this.alive.map((worker) => worker.counters().catch(() => undefined)));
     for (const counters of [...all, ...this.workers.map((worker) => worker.finalCounters)]) {
       if (!counters) continue;
@@ -220,6 +223,9 @@ export class WorkerPool {
       total.inFlight += counters.inFlight;
       total.unacked += counters.unacked;
       total.prototypePolluted ||= counters.prototypePolluted;
+      total.leaseLostStale += counters.leaseLostStale;
+      total.leaseLostUnrenewed += counters.leaseLostUnrenewed;
+      total.abortedOther += counters.abortedOther;
     }
     return total;
   }

@@ -231,6 +231,8 @@ async function clusterRun(name: string, context: RunContext, durability?: Durabi
         const synced = await pollUntil(async () => /master_link_status:up/.test(await probe.info('replication').catch(() => '')), 20_000, 20);
         if (!synced) throw new Error(`the restarted node ${node.port} did not sync as a replica within 20 s`);
         await pollUntil(async () => (await cluster.replicas()).length === 3, 20_000, 20);
+        // Linked is not yet counted by its master's WAIT: wait for its acks too.
+        await cluster.waitUntilReplicated();
       }
       await cluster.waitForFailover();
       const victim = (await cluster.masters())[0]!;

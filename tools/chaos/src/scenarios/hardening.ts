@@ -2,6 +2,7 @@ import { LEASE_EXPIRED_ERROR, RedisTimeoutStore, slotOf, type SlotMigrationRepor
 import { CHAOS_TOPIC, sleep, SWEEP_MS, withRig, type Scenario } from '../harness/rig.js';
 import type { Check } from '../harness/tally.js';
 import type { ScheduleItem } from '../worker-protocol.js';
+import { deliveriesOf } from './poison.js';
 
 const MAX_ATTEMPTS = 4;
 const BACKOFF = { baseMs: 200, capMs: 800 };
@@ -29,9 +30,15 @@ export const crashLoop: Scenario = {
       // Long enough for another lease to run out: a crash loop would kill a worker again by then.
       await sleep(leaseMs + SWEEP_MS + BACKOFF.capMs);
       const dead = await rig.engine.listDead(rig.topic, { limit: 100 });
-      // A delivery that fails on purpose is not counted among the effects' deliveries: its run log has every start.
-      const deliveries = await Promise.all(poisonIds.map(async (id) => (await rig.reader.runLog(id)).filter((entry) => entry.kind === 'start').length));
       const letters = poisonIds.map((id) => dead.find((letter) => letter.id === id));
+      // A delivery that fails on purpose is not counted among the effects' deliveries: its run log has
+      // every start, and an attempt lost with a worker that exited before the start was recorded.
+      const deliveries = await Promise.all(
+        poisonIds.map(async (id, i) => {
+          const { starts, unstarted } = deliveriesOf(await rig.reader.runLog(id), letters[i]?.attempts ?? 0);
+          return starts + unstarted;
+        }),
+      );
       const checks: Check[] = [
         { name: 'settled with the crashing timeouts dead', ok: settled },
         {

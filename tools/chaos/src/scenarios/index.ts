@@ -6,6 +6,10 @@ import { aclTls, hostileInput } from './security.js';
 import { baseline, clockSkew, rollingRestart, workerPause, workerSigkill } from './worker-faults.js';
 import { corruptEntries, crashLoop, slotMigration } from './hardening.js';
 import { storeModel } from './store-model.js';
+import { workerPartition } from './worker-partition.js';
+import { subscriberPartition } from './subscriber-partition.js';
+import { clusterMinorityMaster, clusterMinorityMasterDurable } from './cluster-minority-master.js';
+import { sentinelSplitBrain, sentinelSplitBrainDurable, sentinelSplitBrainMinReplicas } from './sentinel-split-brain.js';
 import { longHandlers, longHandlersRolling } from './long-handlers.js';
 import {
   clusterFailover,
@@ -48,4 +52,11 @@ export const SCENARIOS: readonly Scenario[] = [
   sentinelFailoverLagDurable,
   clusterFailoverLag,
   clusterFailoverLagDurable,
+  workerPartition,
+  subscriberPartition,
+  sentinelSplitBrain,
+  sentinelSplitBrainDurable,
+  sentinelSplitBrainMinReplicas,
+  clusterMinorityMaster,
+  clusterMinorityMasterDurable,
 ];

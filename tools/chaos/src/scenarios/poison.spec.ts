@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { backoffCeiling, backoffMargins } from './poison.js';
+import { backoffCeiling, backoffMargins, deliveriesOf } from './poison.js';
 
 const backoff = { baseMs: 200, capMs: 800 };
 
@@ -45,5 +45,43 @@ describe('backoff bounds', () => {
 
   it('is null when nothing was retried', () => {
     expect(backoffMargins([{ kind: 'start', at: 0 }], backoff)).toEqual({ early: null, late: null, unstored: 0 });
+  });
+});
+
+describe('deliveries of a dead-lettered id', () => {
+  it('counts every start, and an attempt number no start carries (its worker exited before the start was recorded)', () => {
+    const log = [
+      { kind: 'start', attempt: 1 },
+      { kind: 'fail' },
+      { kind: 'start', attempt: 2 },
+      { kind: 'start', attempt: 4 },
+      { kind: 'fail' },
+    ] as const;
+    expect(deliveriesOf(log, 4)).toEqual({ starts: 3, unstarted: 1 });
+  });
+
+  it('counts a start beyond one per attempt as a delivery too, and a lost last attempt', () => {
+    const log = [
+      { kind: 'start', attempt: 1 },
+      { kind: 'start', attempt: 1 },
+      { kind: 'start', attempt: 2 },
+    ] as const;
+    expect(deliveriesOf(log, 3)).toEqual({ starts: 3, unstarted: 1 });
+  });
+});
+
+describe('backoff margins with a retry lost with an exiting worker', () => {
+  it('does not measure a retry whose delivery never started (the next start is a later attempt)', () => {
+    const log = [
+      { kind: 'start', at: 0, attempt: 1 },
+      { kind: 'fail', at: 10 },
+      { kind: 'stored', at: 12 },
+      { kind: 'start', at: 5_000, attempt: 3 },
+      { kind: 'fail', at: 5_010 },
+      { kind: 'stored', at: 5_011 },
+      { kind: 'start', at: 5_600, attempt: 4 },
+    ] as const;
+    // attempt 3's retry: 590 ms after (window 400..800); attempt 1's is not measured
+    expect(backoffMargins(log, backoff)).toEqual({ early: 190, late: -210, unstored: 1 });
   });
 });

@@ -21,33 +21,55 @@ export function backoffCeiling(attempt: number, backoff: { baseMs: number; capMs
  *
  * A failure whose record the library never stored (no `stored` entry before the next start: the
  * worker exited, as the exiting handlers of this scenario make it, while the record was on its
- * way) is retried after the backoff counted from its lease expiry: its gap is counted in `unstored`, not
- * measured. Returns the smallest margin above d/2 and the largest overshoot past d (ms), both null
- * when no stored failure was retried.
+ * way) is retried after the backoff counted from its lease expiry, and a retry whose delivery was
+ * lost with an exiting worker before it started (the next start carries a later attempt number
+ * than n + 1) comes a lease later: their gaps are counted in `unstored`, not measured. Returns the
+ * smallest margin above d/2 and the largest overshoot past d (ms), both null when no stored failure
+ * was retried.
  */
 export function backoffMargins(
-  log: ReadonlyArray<{ kind: 'start' | 'fail' | 'stored'; at: number }>,
+  log: ReadonlyArray<{ kind: 'start' | 'fail' | 'stored'; at: number; attempt?: number }>,
   backoff: { baseMs: number; capMs: number },
 ): { early: number | null; late: number | null; unstored: number } {
   let early: number | null = null;
   let late: number | null = null;
   let unstored = 0;
   let failures = 0;
+  let attempt: number | undefined;
   for (let i = 0; i < log.length; i += 1) {
-    if (log[i]!.kind !== 'fail') continue;
+    const entry = log[i]!;
+    if (entry.kind === 'start') attempt = entry.attempt;
+    if (entry.kind !== 'fail') continue;
     failures += 1;
+    const failed = attempt ?? failures;
     const nextIndex = log.findIndex((later, j) => j > i && later.kind === 'start');
     if (nextIndex < 0) continue;
-    if (!log.slice(i + 1, nextIndex).some((entry) => entry.kind === 'stored')) {
+    const next = log[nextIndex]!;
+    if (!log.slice(i + 1, nextIndex).some((between) => between.kind === 'stored') || (next.attempt !== undefined && next.attempt !== failed + 1)) {
       unstored += 1;
       continue;
     }
-    const gap = log[nextIndex]!.at - log[i]!.at;
-    const ceiling = backoffCeiling(failures, backoff);
+    const gap = next.at - entry.at;
+    const ceiling = backoffCeiling(failed, backoff);
     early = Math.min(early ?? Number.POSITIVE_INFINITY, gap - ceiling / 2);
     late = Math.max(late ?? Number.NEGATIVE_INFINITY, gap - ceiling);
   }
   return { early, late, unstored };
+}
+
+/**
+ * How many times the library delivered an id that ended in the dead letters after `deadAttempts`
+ * attempts, from its run log: every handler start, plus every attempt number up to `deadAttempts`
+ * that no start carries. That one was claimed by a worker that exited (an exit-once handler of
+ * this scenario) before the handler's start was recorded, while its claim was coming back or its
+ * handler was on its way to the effects server; its lease expired, which counts as a failed attempt.
+ */
+export function deliveriesOf(log: ReadonlyArray<{ kind: 'start' | 'fail' | 'stored'; attempt?: number }>, deadAttempts: number): { starts: number; unstarted: number } {
+  const starts = log.filter((entry) => entry.kind === 'start');
+  const started = new Set(starts.map((entry) => entry.attempt));
+  let unstarted = 0;
+  for (let attempt = 1; attempt <= deadAttempts; attempt += 1) if (!started.has(attempt)) unstarted += 1;
+  return { starts: starts.length, unstarted };
 }
 
 /**
@@ -86,8 +108,13 @@ export const poison: Scenario = {
         const dead = await rig.engine.listDead(rig.topic, { limit: 1_000 });
         const deadIds = new Set(dead.map((letter) => letter.id));
         // Deliveries, from the run log: a delivery whose worker exited before its handler recorded the
-        // failure still counts (its lease expired: a failed attempt), so it is counted among the starts.
-        const deliveries = await Promise.all(poisonIds.map(async (id) => (await rig.reader.runLog(id)).filter((entry) => entry.kind === 'start').length));
+        // failure still counts (its lease expired: a failed attempt), so it is counted among the starts;
+        // one whose worker exited before the start was recorded is counted by its attempt number.
+        const counted = await Promise.all(
+          poisonIds.map(async (id) => deliveriesOf(await rig.reader.runLog(id), dead.find((letter) => letter.id === id)?.attempts ?? 0)),
+        );
+        const deliveries = counted.map(({ starts, unstarted }) => starts + unstarted);
+        const unstartedDeliveries = counted.reduce((sum, { unstarted }) => sum + unstarted, 0);
         const exactAttempts = poisonIds.every((id, i) => deliveries[i] === MAX_ATTEMPTS && dead.find((letter) => letter.id === id)?.attempts === MAX_ATTEMPTS);
         const healthyDead = [...deadIds].filter((id) => !poisonDue.has(id));
         let worstOvershoot = Number.NEGATIVE_INFINITY;
@@ -130,7 +157,8 @@ export const poison: Scenario = {
           [
             `${poisonCount} always failing -> dead after ${MAX_ATTEMPTS} attempts; ${failOnceIds.length} fail once; ${exitCount} exit the worker (${rig.pool.respawns} respawns)`,
             `backoff base ${BACKOFF.baseMs} ms cap ${BACKOFF.capMs} ms: retry gaps vs their window [d/2, d]: closest to d/2 ${smallestMargin} ms above it, closest to d ${-worstOvershoot} ms below it (negative: past d)`,
-            `${unstoredFailures} poison failure record(s) lost with an exiting worker: counted as a failed attempt when the lease ended, retried after the backoff from then (not measured against it)`,
+            `${unstoredFailures} poison retries not measured against the backoff: the failure record, or the retry's delivery, was lost with an exiting worker (retried after the lease ended)`,
+            `${unstartedDeliveries} poison deliveries lost with an exiting worker before their handler's start was recorded (counted by attempt number)`,
           ],
         );
       },
