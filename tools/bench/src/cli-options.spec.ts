@@ -4,12 +4,12 @@ import { HarnessError } from '@durable-timeout/redis-testing';
 
 describe('parseBenchArgs', () => {
   it('defaults to the full run without files', () => {
-    expect(parseBenchArgs([])).toEqual({ quick: false, jsonFile: undefined, markdownFile: undefined, profileDir: undefined, only: [], help: false });
+    expect(parseBenchArgs([])).toEqual({ quick: false, jsonFile: undefined, markdownFile: undefined, svgDir: undefined, profileDir: undefined, only: [], help: false });
   });
 
   it('reads every flag, with a separate or an inline value', () => {
-    const options = parseBenchArgs(['--quick', '--json', 'out.json', '--markdown=out.md', '--profile', 'prof', '--only', 'engine, bullmq']);
-    expect(options).toEqual({ quick: true, jsonFile: 'out.json', markdownFile: 'out.md', profileDir: 'prof', only: ['engine', 'bullmq'], help: false });
+    const options = parseBenchArgs(['--quick', '--json', 'out.json', '--markdown=out.md', '--svg', 'charts', '--profile', 'prof', '--only', 'engine, bullmq']);
+    expect(options).toEqual({ quick: true, jsonFile: 'out.json', markdownFile: 'out.md', svgDir: 'charts', profileDir: 'prof', only: ['engine', 'bullmq'], help: false });
   });
 
   it('refuses an unknown flag and a missing value', () => {

@@ -9,6 +9,8 @@ export interface BenchOptions {
   jsonFile: string | undefined;
   /** Where to write the Markdown tables, if anywhere. */
   markdownFile: string | undefined;
+  /** Directory for the SVG charts (lateness distributions, CPU by rate), if any. */
+  svgDir: string | undefined;
   /** Directory for CPU profiles (V8 `.cpuprofile`) of the engine's worker process over the firing window, if any. */
   profileDir: string | undefined;
   /** Run only the systems whose key is listed (all when empty). */
@@ -18,18 +20,20 @@ export interface BenchOptions {
 
 /** What `--help` prints. */
 export const USAGE = [
-  'npm run bench -- [--quick] [--json FILE] [--markdown FILE] [--profile DIR] [--only engine,bullmq,...]',
+  'npm run bench -- [--quick] [--json FILE] [--markdown FILE] [--svg DIR] [--profile DIR] [--only engine,bullmq,...]',
   '',
   '  --quick          shorter workloads (1 s windows, 10k burst): the whole run in under a minute',
-  '  --json FILE      write { runs: [...], idle: {...} } to FILE',
+  '  --json FILE      write every figure of the table to FILE: { quick, environment, runs: [...], idle: {...} }',
   '  --markdown FILE  write the result tables as Markdown to FILE',
+  '  --svg DIR        write charts to DIR: lateness-<workload>.svg (lateness CDF of every system, log axis) and',
+  '                   cpu-by-rate.svg (worker and Redis CPU per fired timeout of durable-timeout and BullMQ by steady rate)',
   '  --profile DIR    CPU-profile the engine worker while it fires; write .cpuprofile files and a summary to DIR',
   '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle, metrics, scheduling, durability, redis-cpu',
 ].join('\n');
 
 /** Parses the command line (the part after the script). Throws with a usage hint on a bad argument. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { quick: false, jsonFile: undefined, markdownFile: undefined, profileDir: undefined, only: [], help: false };
+  const options: BenchOptions = { quick: false, jsonFile: undefined, markdownFile: undefined, svgDir: undefined, profileDir: undefined, only: [], help: false };
   const valueOf = (i: number, flag: string): string => {
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) throw new HarnessError('usage', benchMessages.missingValue(flag, USAGE));
@@ -48,6 +52,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
         break;
       case '--markdown':
         options.markdownFile = take();
+        break;
+      case '--svg':
+        options.svgDir = take();
         break;
       case '--profile':
         options.profileDir = take();

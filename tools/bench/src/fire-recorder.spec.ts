@@ -49,4 +49,21 @@ describe('FireRecorder', () => {
     }
     expect(recorder.result()).toMatchObject({ lateness: [50, 2, 1, 3], latenessAfterWarmUp: [1, 3] });
   });
+
+  it('counts the Redis calls sent since it was armed', () => {
+    let calls = 40;
+    const recorder = new FireRecorder(() => 0, () => calls);
+    recorder.arm(plan);
+    calls = 47;
+    expect(recorder.result().redisCalls).toBe(7);
+  });
+
+  it('records the ids of a warm-up plan by their own prefix', () => {
+    const warmUp = planOf({ name: 'w', kind: 'burst', count: 2, windowMs: 0 }, 1_000, 'w');
+    const recorder = new FireRecorder(() => 1_000);
+    recorder.arm(warmUp);
+    recorder.record('w0', null);
+    recorder.record('t1', null);
+    expect(recorder.result()).toMatchObject({ lateness: [0], unknown: 1 });
+  });
 });

@@ -20,6 +20,8 @@ export interface FireResult {
   lastFireAt: number | null;
   /** CPU time of the worker process (user + system) since the recorder was armed, microseconds. */
   cpuUs: number;
+  /** Commands the worker process sent to Redis since the recorder was armed (script calls count once). */
+  redisCalls: number;
 }
 
 /**
@@ -37,8 +39,13 @@ export class FireRecorder {
   private firstFireAt: number | null = null;
   private lastFireAt: number | null = null;
   private cpuAtArm = process.cpuUsage();
+  private callsAtArm = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `callsSoFar` counts the commands the process has sent to Redis (none by default). */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly callsSoFar: () => number = () => 0,
+  ) {}
 
   /** Starts a run: forget earlier starts, expect the ids of `plan`. */
   arm(plan: DuePlan): void {
@@ -49,6 +56,7 @@ export class FireRecorder {
     this.fired = this.duplicates = this.unknown = 0;
     this.firstFireAt = this.lastFireAt = null;
     this.cpuAtArm = process.cpuUsage();
+    this.callsAtArm = this.callsSoFar();
   }
 
   /** A handler started for `id`. */
@@ -58,7 +66,7 @@ export class FireRecorder {
     this.firstFireAt ??= now;
     this.lastFireAt = now;
     const plan = this.plan;
-    const index = id.startsWith('t') ? Number(id.slice(1)) : Number.NaN;
+    const index = plan && id.startsWith(plan.idPrefix) ? Number(id.slice(plan.idPrefix.length)) : Number.NaN;
     if (!plan || !Number.isInteger(index) || index < 0 || index >= plan.count) {
       this.unknown++;
       return;
@@ -96,6 +104,7 @@ export class FireRecorder {
       firstFireAt: this.firstFireAt,
       lastFireAt: this.lastFireAt,
       cpuUs: cpu.user + cpu.system,
+      redisCalls: this.callsSoFar() - this.callsAtArm,
     };
   }
 }

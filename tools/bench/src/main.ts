@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
 import { parseBenchArgs, USAGE, type BenchOptions } from './cli-options.js';
+import { cpuByRateSvg, latenessCdfSvg } from './charts.js';
 import { clusterSpread } from './cluster-spread.js';
 import { measureIdle } from './idle.js';
 import { renderProfileSummary, summarizeProfile, type CpuProfile } from './profile-summary.js';
@@ -24,7 +25,7 @@ import { formatNumber, renderMarkdownTable } from './table.js';
 import { METRICS_SYSTEMS, SYSTEM, type SystemKey } from './systems/names.js';
 import type { RedisTarget } from './systems/system.js';
 import { evaluateTargets } from './targets.js';
-import { standardWorkloads, type Workload } from './workloads.js';
+import { NEST_WORKLOAD, standardWorkloads, warmUpOf, type Workload } from './workloads.js';
 
 const started = Date.now();
 const log = (line: string): void => {
@@ -64,14 +65,14 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
     log(`Redis ${version} on port ${server.port} (no persistence)`);
     report.environment.push(`Redis ${version}, one local server without persistence; the cluster run: 3 local masters`);
     const order: SystemKey[] = ['engine', 'nest', 'bullmq', 'memory', 'polling'];
-    for (const [index, workload] of workloads.entries()) {
+    for (const workload of workloads) {
       for (const key of order) {
-        if (key === 'nest' && index !== 0) continue;
+        if (key === 'nest' && workload.name !== NEST_WORKLOAD) continue;
         if (key === 'cluster' || !wants(options, key)) continue;
         const system = await loadSystem(key);
         report.runs.push(
           await runOrReport(SYSTEM[key], workload, () =>
-            runOne({ system, label: SYSTEM[key], workload, target, probe, prefix: nextPrefix(), profileFile: profileFileOf(options, key, workload), log }),
+            runOne({ system, label: SYSTEM[key], workload, warmUp: warmUpOf(workload, options.quick), target, probe, prefix: nextPrefix(), profileFile: profileFileOf(options, key, workload), log }),
           ),
         );
       }
@@ -82,7 +83,7 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
       for (const key of METRICS_SYSTEMS) {
         const system = await loadSystem(key);
         report.runs.push(
-          await runOrReport(SYSTEM[key], burst, () => runOne({ system, label: SYSTEM[key], workload: burst, target, probe, prefix: nextPrefix(), log })),
+          await runOrReport(SYSTEM[key], burst, () => runOne({ system, label: SYSTEM[key], workload: burst, warmUp: warmUpOf(burst, options.quick), target, probe, prefix: nextPrefix(), log })),
         );
       }
     }
@@ -123,6 +124,7 @@ async function clusterRun(options: BenchOptions, burst: Workload, report: BenchR
       system: engineSystem,
       label: SYSTEM.cluster,
       workload: burst,
+      warmUp: warmUpOf(burst, options.quick),
       target,
       probe,
       prefix: nextPrefix(),
@@ -151,6 +153,23 @@ function printProfiles(dir: string, report: BenchReport): void {
   const text = summaries.join('\n\n');
   writeFileSync(join(dir, 'summary.txt'), `${text}\n`);
   console.log(`\nWorker CPU profiles (${dir}):\n${text}`);
+}
+
+/** The charts of `--svg DIR`: one lateness CDF per workload that ran, and CPU per fired timeout by rate. */
+function writeCharts(dir: string, workloads: readonly Workload[], report: BenchReport): void {
+  mkdirSync(dir, { recursive: true });
+  const charts: [string, string | undefined][] = [
+    ...[...new Set(report.runs.map((run) => run.workload))].map((workload): [string, string | undefined] => [
+      `lateness-${workload.replace(/[^a-z0-9]+/gi, '-')}.svg`,
+      latenessCdfSvg(workload, report.runs),
+    ]),
+    ['cpu-by-rate.svg', cpuByRateSvg(workloads, report.runs)],
+  ];
+  for (const [file, svg] of charts) {
+    if (svg === undefined) continue;
+    writeFileSync(join(dir, file), svg);
+    log(`chart written to ${join(dir, file)}`);
+  }
 }
 
 function bullmqVersion(): string {
@@ -206,6 +225,7 @@ async function main(): Promise<void> {
     writeFileSync(options.markdownFile, renderMarkdownReport(report, verdicts) + redisCpu);
     log(`Markdown written to ${options.markdownFile}`);
   }
+  if (options.svgDir) writeCharts(options.svgDir, workloads, report);
   if (options.profileDir) printProfiles(options.profileDir, report);
   log('done');
 }

@@ -1,7 +1,7 @@
 import type { DurabilityFigure } from './durability-cost.js';
 import type { RedisCpuReport } from './redis-cpu-figures.js';
 import type { SchedulingFigure } from './scheduling-compare.js';
-import type { LatenessSummary } from './stats.js';
+import type { CdfPoint, LatenessSummary } from './stats.js';
 
 /** Everything measured for one system under one workload. */
 export interface RunResult {
@@ -13,10 +13,14 @@ export interface RunResult {
   firedPerSec: number | null;
   /** Handler start minus due time, ms. */
   lateness: LatenessSummary | null;
+  /** The whole lateness distribution (first start of every id), for the charts; null when nothing fired. */
+  latenessCdf: CdfPoint[] | null;
   /** `used_memory` growth per pending timeout (20-byte payload); null without Redis. */
   bytesPerPending: number | null;
   /** Redis commands per timeout over schedule, fire and ack (commands inside Lua scripts included). */
   redisCommandsPerFired: number | null;
+  /** Commands the scheduler and the worker sent to Redis per timeout over schedule, fire and ack (a script call counts once: the round trips paid). */
+  redisCallsPerFired: number | null;
   /** Handlers started (duplicates included) and expected. */
   fired: number;
   expected: number;
@@ -83,8 +87,10 @@ export function failedRun(system: string, workload: { name: string; count: numbe
     schedulePerSec: null,
     firedPerSec: null,
     lateness: null,
+    latenessCdf: null,
     bytesPerPending: null,
     redisCommandsPerFired: null,
+    redisCallsPerFired: null,
     fired: 0,
     expected: workload.count,
     duplicates: 0,
@@ -96,42 +102,82 @@ export function failedRun(system: string, workload: { name: string; count: numbe
   };
 }
 
-/** One row of the JSON file, in the shape issue 5 fixes. */
+/** One row of the JSON file: every figure of the printed table for one system and workload, units in the names. */
 export interface JsonRun {
   system: string;
   workload: string;
   schedulePerSec: number | null;
   firedPerSec: number | null;
-  lateness: { p50: number | null; p99: number | null; max: number | null };
+  /** Handler start minus due time, nearest-rank percentiles over the first start of every id. */
+  latenessMs: { p50: number | null; p99: number | null; max: number | null };
   bytesPerPending: number | null;
+  /** Commands Redis ran per fired timeout, those inside Lua scripts included. */
   redisCommandsPerFired: number | null;
+  /** Commands the scheduler and the worker sent per fired timeout (schedules, claims, acks; a script call once). */
+  redisCallsPerFired: number | null;
+  workerCpuUsPerFired: number | null;
+  redisCpuUsPerFired: number | null;
+  netInBytesPerFired: number | null;
+  netOutBytesPerFired: number | null;
+  /** Distinct ids whose handler started, ids scheduled, and handler starts beyond the first for an id. */
+  firedDistinct: number;
+  expected: number;
+  duplicates: number;
 }
 
 /** The JSON file written by `--json FILE`. */
 export interface JsonReport {
+  quick: boolean;
+  environment: string[];
   runs: JsonRun[];
-  idle: { system: string; commandsPerSec: number | null };
+  idle: {
+    system: string;
+    /** Commands the idle instance sent per second, over the whole watch and in its busiest 10-s window. */
+    commandsPerSec: number | null;
+    busiestWindowCommandsPerSec: number | null;
+    /** Commands Redis ran per second for it, those inside Lua scripts included. */
+    executedCommandsPerSec: number | null;
+    windowMs: number | null;
+  };
 }
 
 const whole = (value: number | null): number | null => (value === null ? null : Math.round(value));
+const tenths = (value: number | null): number | null => (value === null ? null : Math.round(value * 10) / 10);
 const hundredths = (value: number | null): number | null => (value === null ? null : Math.round(value * 100) / 100);
 
-/** The report in the fixed JSON shape: one row per system and workload, and the idle cost. */
+/** The report as JSON: one row per system and workload with the table's figures, at the table's precision, and the idle cost. */
 export function toJsonReport(report: BenchReport): JsonReport {
+  const idle = report.idle;
   return {
+    quick: report.quick,
+    environment: report.environment,
     runs: report.runs.map((run) => ({
       system: run.system,
       workload: run.workload,
       schedulePerSec: whole(run.schedulePerSec),
       firedPerSec: whole(run.firedPerSec),
-      lateness: {
+      latenessMs: {
         p50: run.lateness?.p50 ?? null,
         p99: run.lateness?.p99 ?? null,
         max: run.lateness?.max ?? null,
       },
       bytesPerPending: whole(run.bytesPerPending),
       redisCommandsPerFired: hundredths(run.redisCommandsPerFired),
+      redisCallsPerFired: hundredths(run.redisCallsPerFired),
+      workerCpuUsPerFired: tenths(run.workerCpuUsPerFired),
+      redisCpuUsPerFired: tenths(run.redisCpuUsPerFired),
+      netInBytesPerFired: whole(run.netInPerFired),
+      netOutBytesPerFired: whole(run.netOutPerFired),
+      firedDistinct: run.fired - run.duplicates,
+      expected: run.expected,
+      duplicates: run.duplicates,
     })),
-    idle: { system: report.idle?.system ?? 'durable-timeout', commandsPerSec: hundredths(report.idle?.commandsPerSec ?? null) },
+    idle: {
+      system: idle?.system ?? 'durable-timeout',
+      commandsPerSec: hundredths(idle?.commandsPerSec ?? null),
+      busiestWindowCommandsPerSec: hundredths(idle?.busiestWindowPerSec ?? null),
+      executedCommandsPerSec: hundredths(idle?.executedPerSec ?? null),
+      windowMs: idle?.windowMs ?? null,
+    },
   };
 }

@@ -3,12 +3,13 @@ import type { FireResult } from './fire-recorder.js';
 import { commandMixBetween, describeMix } from './redis-info.js';
 import type { RedisProbe } from './redis-probe.js';
 import type { RunResult } from './report.js';
-import { perSecond, summarizeLateness } from './stats.js';
+import { cumulativeDistribution, perSecond, summarizeLateness } from './stats.js';
 import { SYSTEM } from './systems/names.js';
-import type { BenchSystem, RedisTarget } from './systems/system.js';
+import type { BenchSystem, RedisTarget, Scheduler } from './systems/system.js';
 import { formatNumber } from './table.js';
 import { WorkerProcess } from './worker-process.js';
 import { lastDueAt, planOf, type DuePlan, type Workload } from './workloads.js';
+import { redisCallsSent } from './redis-calls.js';
 
 /** How one run is set up. */
 export interface RunSpec {
@@ -22,6 +23,8 @@ export interface RunSpec {
   prefix: string;
   /** Where to write a CPU profile of the worker's firing window, if anywhere. */
   profileFile?: string;
+  /** The unmeasured round the worker fires before the measured one (`warmUpOf`); none when absent. */
+  warmUp?: Workload;
   /** Called after the schedule-only phase, while every timeout is pending (cluster spread). */
   whilePending?: (prefix: string) => Promise<void>;
   log: (line: string) => void;
@@ -64,8 +67,9 @@ async function measurePending(spec: RunSpec): Promise<PendingFigures> {
 /**
  * One system under one workload, in two phases against a freshly flushed Redis:
  * 1. schedule everything far in the future with no worker running: schedule/s and bytes per pending;
- * 2. flush, start the worker process, schedule the workload for real a little ahead (longer than
- *    phase 1 took) and wait until every id fired: lateness, fired/s, commands per timeout.
+ * 2. flush, start the worker process, let it fire the unmeasured warm-up round if any, then
+ *    schedule the workload for real a little ahead (longer than phase 1 took) and wait until every
+ *    id fired: lateness, fired/s, commands and calls per timeout, CPU per timeout.
  */
 export async function runOne(spec: RunSpec): Promise<RunResult> {
   const { system, workload, probe, label } = spec;
@@ -77,8 +81,10 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
   }
 
   let lastProgress = 0;
+  /** Timeouts of the round firing now (the warm-up's, then the workload's), for the progress lines. */
+  let roundCount = workload.count;
   const worker = WorkerProcess.fork((fired) => {
-    if (fired !== lastProgress) spec.log(`  fired ${formatNumber(fired)}/${formatNumber(workload.count)}`);
+    if (fired !== lastProgress) spec.log(`  fired ${formatNumber(fired)}/${formatNumber(roundCount)}`);
     lastProgress = fired;
   });
   let localElapsedMs: number | null = null;
@@ -88,26 +94,27 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
   });
   try {
     await worker.request({ type: 'start', system: system.key, target: spec.target, settings: { prefix: spec.prefix, concurrency: concurrencyOf(workload) } }, 'ready', 30_000);
+    if (spec.warmUp) {
+      const warmUp = planOf(spec.warmUp, Date.now() + leadOf(pending, spec.warmUp, workload), 'w');
+      roundCount = warmUp.count;
+      await fireRound(spec, worker, scheduler, warmUp);
+      roundCount = workload.count;
+      spec.log(`  warm-up round: ${formatNumber(warmUp.count)} timeouts fired, not measured`);
+    }
     const callsBefore = system.usesRedis ? await probe.commandCalls() : null;
     const cpuBefore = system.usesRedis ? await probe.usedCpuSeconds() : null;
     const netBefore = system.usesRedis ? await probe.networkBytes() : null;
-    const leadMs = Math.max(MIN_LEAD_MS, Math.ceil((pending?.elapsedMs ?? 0) * 1.5) + 500);
-    const plan = planOf(workload, Date.now() + leadMs);
-    await worker.request({ type: 'arm', plan, ...(spec.profileFile ? { profileFile: spec.profileFile } : {}) }, 'armed', 10_000);
-    await scheduler.scheduleAll(plan);
-    const waitMs = lastDueAt(plan) - Date.now() + GRACE_MS;
-    let outcome: { result: FireResult; complete: boolean };
-    try {
-      outcome = await worker.waitFor('result', waitMs);
-    } catch {
-      outcome = await worker.request({ type: 'collect' }, 'result', 10_000);
-    }
+    const plan = planOf(workload, Date.now() + leadOf(pending, workload, workload));
+    const scheduleCallsBefore = redisCallsSent();
+    const outcome = await fireRound(spec, worker, scheduler, plan);
+    const scheduleCalls = redisCallsSent() - scheduleCallsBefore;
     const redis: RedisCost | null =
       callsBefore && cpuBefore !== null && netBefore
         ? {
             mix: commandMixBetween(callsBefore, await probe.commandCalls()),
             cpuSeconds: (await probe.usedCpuSeconds()) - cpuBefore,
             net: await probe.networkBytes().then((after) => ({ input: after.input - netBefore.input, output: after.output - netBefore.output })),
+            calls: scheduleCalls + outcome.result.redisCalls,
           }
         : null;
     const result = toRunResult(spec, plan, outcome.result, pending, localElapsedMs, redis);
@@ -130,8 +137,28 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
   }
 }
 
+/** Time to the first due time: longer than the pending phase took to schedule the whole workload (1.5x + 0.5 s), scaled to `round`. */
+function leadOf(pending: PendingFigures | null, round: Workload, workload: Workload): number {
+  const scheduleMs = ((pending?.elapsedMs ?? 0) * round.count) / workload.count;
+  return Math.max(MIN_LEAD_MS, Math.ceil(scheduleMs * 1.5) + 500);
+}
+
+/** Arms the worker for `plan`, schedules it and waits until every id fired or the grace ran out. */
+async function fireRound(spec: RunSpec, worker: WorkerProcess, scheduler: Scheduler, plan: DuePlan): Promise<{ result: FireResult; complete: boolean }> {
+  await worker.request({ type: 'arm', plan, ...(spec.profileFile && plan.idPrefix === 't' ? { profileFile: spec.profileFile } : {}) }, 'armed', 10_000);
+  await scheduler.scheduleAll(plan);
+  const waitMs = lastDueAt(plan) - Date.now() + GRACE_MS;
+  try {
+    return await worker.waitFor('result', waitMs);
+  } catch {
+    return await worker.request({ type: 'collect' }, 'result', 10_000);
+  }
+}
+
 /** What Redis did for one run's firing phase. */
 interface RedisCost {
+  /** Commands the scheduler and the worker sent (script calls once), as opposed to `mix`, which Redis ran. */
+  calls: number;
   mix: Map<string, number>;
   cpuSeconds: number;
   net: { input: number; output: number };
@@ -154,8 +181,10 @@ function toRunResult(
     schedulePerSec: pending?.schedulePerSec ?? (localElapsedMs === null ? null : perSecond(plan.count, localElapsedMs)),
     firedPerSec: fire.lastFireAt === null ? null : perSecond(distinct, Math.max(1, fire.lastFireAt - plan.startAt)),
     lateness: summarizeLateness(fire.lateness),
+    latenessCdf: distinct === 0 ? null : cumulativeDistribution(fire.lateness),
     bytesPerPending: pending?.bytesPerPending ?? null,
     redisCommandsPerFired: redis === null || distinct === 0 ? null : commands / distinct,
+    redisCallsPerFired: redis === null || distinct === 0 ? null : redis.calls / distinct,
     fired: fire.fired,
     expected: plan.count,
     duplicates: fire.duplicates,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { percentile, perSecond, summarizeLateness } from './stats.js';
+import { cumulativeDistribution, percentile, perSecond, summarizeLateness } from './stats.js';
 
 describe('percentile', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -43,5 +43,16 @@ describe('perSecond', () => {
   it('is null when nothing can be said', () => {
     expect(perSecond(0, 100)).toBeNull();
     expect(perSecond(10, 0)).toBeNull();
+  });
+});
+
+describe('cumulativeDistribution', () => {
+  it('gives the share at or below each distinct value, ascending', () => {
+    expect(cumulativeDistribution([3, 1, 1, 2])).toEqual([
+      { ms: 1, fraction: 0.5 },
+      { ms: 2, fraction: 0.75 },
+      { ms: 3, fraction: 1 },
+    ]);
+    expect(cumulativeDistribution([])).toEqual([]);
   });
 });

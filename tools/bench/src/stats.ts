@@ -30,3 +30,20 @@ export function perSecond(count: number, elapsedMs: number): number | null {
   if (count <= 0 || !(elapsedMs > 0)) return null;
   return (count * 1000) / elapsedMs;
 }
+
+/** One step of an empirical distribution: the share of samples at or below `ms`. */
+export interface CdfPoint {
+  ms: number;
+  fraction: number;
+}
+
+/** The empirical CDF of samples: one point per distinct value, ascending (lateness is whole ms, so it stays short). */
+export function cumulativeDistribution(samples: readonly number[]): CdfPoint[] {
+  const sorted = Float64Array.from(samples).sort();
+  const points: CdfPoint[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    if (i + 1 < sorted.length && sorted[i + 1] === sorted[i]) continue;
+    points.push({ ms: sorted[i]!, fraction: (i + 1) / sorted.length });
+  }
+  return points;
+}

@@ -9,8 +9,10 @@ const run: RunResult = {
   schedulePerSec: 90_123.4,
   firedPerSec: 51_000,
   lateness: { p50: 120, p99: 480, max: 510 },
+  latenessCdf: null,
   bytesPerPending: 150.2,
   redisCommandsPerFired: 7.166,
+  redisCallsPerFired: 0.254,
   fired: 50_003,
   expected: 50_000,
   duplicates: 3,
@@ -33,7 +35,7 @@ const report: BenchReport = {
 describe('summary', () => {
   it('formats one row per run, duplicates shown apart', () => {
     expect(runRows([run])).toEqual([
-      ['durable-timeout', 'burst 50k', '90,123', '51,000', '120', '480', '510', '150', '7.17', '14.4', '20.1', '50,000/50,000 +3 dup'],
+      ['durable-timeout', 'burst 50k', '90,123', '51,000', '120', '480', '510', '150', '7.17', '0.25', '14.4', '20.1', '50,000/50,000 +3 dup'],
     ]);
   });
 

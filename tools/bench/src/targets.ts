@@ -1,6 +1,7 @@
 import type { BenchReport, RunResult } from './report.js';
 import { formatNumber } from './table.js';
 import { SYSTEM } from './systems/names.js';
+import { LOW_RATE_WORKLOAD } from './workloads.js';
 
 /** One target of issue 5 with what this run measured. */
 export interface TargetVerdict {
@@ -26,7 +27,8 @@ const ratio = (value: number): string => `${formatNumber(value, 1)}x`;
 /** Checks the targets of issue 5 as ratios within this run, the engine against BullMQ. */
 export function evaluateTargets(report: BenchReport): TargetVerdict[] {
   const verdicts: TargetVerdict[] = [];
-  const [steadySlow, steadyFast] = workloadsOf(report.runs, 'steady');
+  // The lateness targets are set at 2,000/s and 10,000/s; the 200/s workload is reported, not targeted.
+  const [steadySlow, steadyFast] = workloadsOf(report.runs, 'steady').filter((workload) => workload !== LOW_RATE_WORKLOAD);
   const limits: [string | undefined, number][] = [[steadySlow, 5], [steadyFast, 20]];
 
   for (const [workload, limitMs] of limits) {
@@ -60,8 +62,9 @@ export function evaluateTargets(report: BenchReport): TargetVerdict[] {
     });
   }
 
+  // The schedule/s and memory targets were set on the original workloads; a few thousand timeouts at 200/s measure fixed costs.
   const pairs = report.runs
-    .filter((run) => run.system === SYSTEM.engine)
+    .filter((run) => run.system === SYSTEM.engine && run.workload !== LOW_RATE_WORKLOAD)
     .map((run) => ({ engine: run, bull: find(report.runs, SYSTEM.bullmq, run.workload) }))
     .filter((pair): pair is { engine: RunResult; bull: RunResult } => pair.bull !== undefined);
 

@@ -2,6 +2,7 @@
 // start to the parent. Forked by main.ts with the advanced IPC serialisation.
 import { CpuProfiler } from './cpu-profiler.js';
 import { FireRecorder } from './fire-recorder.js';
+import { redisCallsSent } from './redis-calls.js';
 import { loadSystem } from './systems/index.js';
 import type { Worker } from './systems/system.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
@@ -10,7 +11,9 @@ import { HarnessError } from '@durable-timeout/redis-testing';
 
 const PROGRESS_EVERY_MS = 1_000;
 
-const recorder = new FireRecorder();
+const recorder = new FireRecorder(Date.now, redisCallsSent);
+// Counts from here on, before the system under test opens any Redis client.
+redisCallsSent();
 let worker: Worker | undefined;
 let reported = false;
 let profiler: CpuProfiler | undefined;

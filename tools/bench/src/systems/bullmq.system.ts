@@ -1,5 +1,5 @@
 import { Queue, Worker as BullWorker } from 'bullmq';
-import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
+import { dueAt, PAYLOAD, idOf, timeoutId, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type RedisTarget } from './system.js';
 import { benchMessages } from '../bench.messages.js';
 import { HarnessError } from '@durable-timeout/redis-testing';
@@ -26,7 +26,7 @@ async function addPlan(queue: Queue, plan: DuePlan): Promise<void> {
       jobs.push({
         name: 'timeout',
         data: PAYLOAD,
-        opts: { jobId: timeoutId(i), delay: Math.max(0, dueAt(plan, i) - now), removeOnComplete: true },
+        opts: { jobId: idOf(plan, i), delay: Math.max(0, dueAt(plan, i) - now), removeOnComplete: true },
       });
     }
     await queue.addBulk(jobs);

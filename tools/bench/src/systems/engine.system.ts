@@ -1,5 +1,5 @@
 import { DurableTimeouts, type ConnectionOptions } from '@durable-timeout/core';
-import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
+import { dueAt, PAYLOAD, idOf, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type FireSink, type RedisTarget, type Worker, type WorkerSettings } from './system.js';
 
 /** The one topic of the benchmark. */
@@ -21,7 +21,7 @@ export async function scheduleThrough(
   schedule: (id: string, at: number) => Promise<unknown>,
   plan: DuePlan,
 ): Promise<void> {
-  await inPool(plan.count, SCHEDULE_IN_FLIGHT, (i) => schedule(timeoutId(i), dueAt(plan, i)));
+  await inPool(plan.count, SCHEDULE_IN_FLIGHT, (i) => schedule(idOf(plan, i), dueAt(plan, i)));
 }
 
 /**

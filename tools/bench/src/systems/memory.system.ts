@@ -1,9 +1,9 @@
-import { dueAt, timeoutId, type DuePlan } from '../workloads.js';
+import { dueAt, idOf, type DuePlan } from '../workloads.js';
 import type { BenchSystem, FireSink } from './system.js';
 
 function arm(plan: DuePlan, sink: FireSink, timers: Set<NodeJS.Timeout>): void {
   for (let i = 0; i < plan.count; i++) {
-    const id = timeoutId(i);
+    const id = idOf(plan, i);
     const timer = setTimeout(() => {
       timers.delete(timer);
       sink(id, null);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { dueAt, PAYLOAD, timeoutId, type DuePlan } from '../workloads.js';
+import { dueAt, PAYLOAD, idOf, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type FireSink, type RedisTarget } from './system.js';
 import { benchMessages } from '../bench.messages.js';
 import { HarnessError } from '@durable-timeout/redis-testing';
@@ -23,7 +23,7 @@ async function addPlan(redis: Redis, prefix: string, plan: DuePlan): Promise<voi
   await inPool(Math.ceil(plan.count / CHUNK), CHUNKS_IN_FLIGHT, async (chunk) => {
     const pipeline = redis.pipeline();
     for (let i = chunk * CHUNK; i < Math.min(plan.count, (chunk + 1) * CHUNK); i++) {
-      const id = timeoutId(i);
+      const id = idOf(plan, i);
       pipeline.zadd(keys.due, dueAt(plan, i), id).hset(keys.data, id, JSON.stringify(PAYLOAD));
     }
     await pipeline.exec();
