@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RedisServer, waitUntil } from '@durable-timeout/redis-testing';
+import { freePort, LaggingProxy, RedisServer, waitUntil } from '@durable-timeout/redis-testing';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
 import { describeTimeoutStoreContract } from '../test/timeout-store.contract.js';
@@ -157,6 +157,37 @@ describe('RedisTimeoutStore on one server', () => {
 describe('RedisTimeoutStore when Redis fails', () => {
   const slot: SlotRef = { topic: 'payment', slot: 1 };
   const commandTimeoutMs = 300;
+
+  it("lets a first call wait for the connection's opening longer than commandTimeoutMs: opening is no command", async () => {
+    const server = await RedisServer.start();
+    // The ready check's reply is held 1 s (a busy machine, a slow handshake); commands after it are not.
+    const proxy = await LaggingProxy.start({ host: '127.0.0.1', port: server.port }, { delayMs: 1_000 });
+    const store = new RedisTimeoutStore({ connection: `redis://${proxy.host}:${proxy.port}`, prefix: uniquePrefix(), commandTimeoutMs });
+    try {
+      const first = store.ping();
+      await waitUntil(() => proxy.heldBytes > 0);
+      proxy.delayMs = 0;
+      await expect(first).resolves.toBeGreaterThan(commandTimeoutMs);
+      // Once open, the deadline is the command's again.
+      proxy.delayMs = 1_000;
+      await expect(store.ping()).rejects.toBeInstanceOf(RedisUnavailableError);
+    } finally {
+      await store.close(0);
+      await proxy.close();
+      await server.stop();
+    }
+  });
+
+  it('fails a first call at once, naming the cause, when the opening attempt fails', async () => {
+    const store = new RedisTimeoutStore({ connection: `redis://127.0.0.1:${await freePort()}`, prefix: uniquePrefix(), commandTimeoutMs });
+    try {
+      const error = await store.writes.schedule(slot, 'x', { delayMs: 1_000, payload: 'null' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RedisUnavailableError);
+      expect((error as Error).message).toMatch(/could not be reached .*connection failed \(connect ECONNREFUSED/);
+    } finally {
+      await store.close(0);
+    }
+  });
 
   it('fails fast with RedisUnavailableError while the server is paused, and works again after', async () => {
     const paused = await RedisServer.start();

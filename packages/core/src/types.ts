@@ -81,7 +81,11 @@ export interface DurableTimeoutsOptions<TTopics = any> {
    * so a lost wake-up delays a timeout by at most this much. Default 60,000 ms.
    */
   sweepIntervalMs?: number | undefined;
-  /** How long `schedule`, `cancel` and `get` wait for Redis before failing with `RedisUnavailableError`. Default 1,000 ms. */
+  /**
+   * How long `schedule`, `cancel` and `get` wait for Redis before failing with `RedisUnavailableError`.
+   * Default 1,000 ms. Calls made while a connection the engine opened connects for the first time
+   * wait for it up to 10 s instead (and fail at once when the attempt fails).
+   */
   commandTimeoutMs?: number | undefined;
   /**
    * Replicated durability, opt-in: `schedule` and `cancel` resolve only once Redis' `WAIT`

@@ -11,6 +11,18 @@ import { asError } from '../support/to-error.js';
 
 type ScriptCall = (...args: ScriptArg[]) => Promise<unknown>;
 
+/** Why the first opening of a connection failed. */
+type FailedOpening = { timedOut: true; status: string } | { timedOut: false; cause: string };
+
+/**
+ * How long calls made before a connection the store opened was ever ready wait for it (at least
+ * `commandTimeoutMs`). Opening is no command: TCP, TLS, AUTH, the ready check and, on a Cluster,
+ * the slot map (a stalled node costs ioredis' `slotsRefreshTimeout`) take several round trips, and
+ * a process starting on a busy machine (a rolling deployment) must not refuse its first calls.
+ * A failed attempt (refused, wrong password, bad certificate) ends the wait at once.
+ */
+export const FIRST_CONNECT_MS = 10_000;
+
 /**
  * How the Redis store's calls reach Redis, and what their failures become:
  * - `interactive` calls (schedule, cancel, get, stats, dead letters, ping) get a deadline of
@@ -31,6 +43,9 @@ export class RedisCalls {
   private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
   private readonly deadlines: CallDeadlines;
   private readyWait: Promise<void> | undefined;
+  /** The wait of calls made before the owned connection was ever ready (see `FIRST_CONNECT_MS`). */
+  private opening: Promise<FailedOpening | undefined> | undefined;
+  private everReady = false;
   private outageReported = false;
   /** Last error of an owned connection while it is not ready (e.g. a TLS or AUTH failure), for error messages. */
   private lastConnectionError: string | undefined;
@@ -55,6 +70,7 @@ export class RedisCalls {
         logger?.warn(redisStoreMessages.connectionLost(error.message));
       });
       this.client.on('ready', () => {
+        this.everReady = true;
         this.outageReported = false;
         this.lastConnectionError = undefined;
       });
@@ -113,9 +129,19 @@ export class RedisCalls {
         // Not yet connected (connections open on first use): connect now rather than let the call
         // wait in ioredis' offline queue, where it would outlive its deadline and run later.
         if (status === 'wait') this.client.connect().catch(() => undefined);
-        await this.waitReady(() =>
-          expired(this.lastConnectionError ? `connection ${status}: ${this.lastConnectionError}` : `connection ${status}`),
-        );
+        if (this.owned && !this.everReady && this.lastConnectionError === undefined) {
+          const failed = await this.firstConnection();
+          if (failed !== undefined) {
+            const message = failed.timedOut
+              ? redisStoreMessages.unavailable(operation, this.firstConnectMs, `connection ${failed.status}`)
+              : redisStoreMessages.unreachable(operation, failed.cause);
+            throw new RedisUnavailableError(message, operation);
+          }
+        } else {
+          await this.waitReady(() =>
+            expired(this.lastConnectionError ? `connection ${status}: ${this.lastConnectionError}` : `connection ${status}`),
+          );
+        }
       }
       return await this.deadlines.run(call(), expired);
     } catch (error) {
@@ -140,6 +166,34 @@ export class RedisCalls {
   async close(quitWithinMs: number): Promise<void> {
     this.closedFlag = true;
     if (this.owned) await closeConnection(this.client, quitWithinMs);
+  }
+
+  private get firstConnectMs(): number {
+    return Math.max(this.commandTimeoutMs, FIRST_CONNECT_MS);
+  }
+
+  /**
+   * One shared wait for the owned connection's first opening: undefined once it is ready, else why
+   * it failed (an attempt failed, or `firstConnectMs` passed). Later calls see either a ready
+   * connection or an outage (`waitReady`).
+   */
+  private firstConnection(): Promise<FailedOpening | undefined> {
+    this.opening ??= new Promise<FailedOpening | undefined>((resolve) => {
+      const settle = (failed?: FailedOpening) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        this.client.off('error', onError);
+        this.opening = undefined;
+        resolve(failed);
+      };
+      const onReady = () => settle();
+      const onError = (error: Error) => settle({ timedOut: false, cause: describeConnectionError(error) });
+      const timer = setTimeout(() => settle({ timedOut: true, status: this.client.status }), this.firstConnectMs);
+      timer.unref();
+      this.client.once('ready', onReady);
+      this.client.once('error', onError);
+    });
+    return this.opening;
   }
 
   /** One shared wait for the connection to become ready, so thousands of calls add one listener. */

@@ -3,6 +3,9 @@ export const redisStoreMessages = {
   unavailable: (operation: string, timeoutMs: number, cause?: string) =>
     `Redis did not answer "${operation}" within ${timeoutMs} ms${cause ? ` (${cause})` : ''}. ` +
     'Check that Redis is running and reachable; the call may be retried (schedule is an upsert).',
+  unreachable: (operation: string, cause: string) =>
+    `Redis could not be reached for "${operation}": the connection failed (${cause}). ` +
+    'Check that Redis is running and reachable, and the connection options (address, password, TLS); the call may be retried (schedule is an upsert).',
   unexpectedReply: (script: string, reply: unknown) =>
     `Unexpected reply from the "${script}" script: ${JSON.stringify(reply)?.slice(0, 200)}. ` +
     'The keys may have been written by another version of durable-timeout, or edited by hand.',
