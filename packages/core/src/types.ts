@@ -299,7 +299,7 @@ export interface DurableTimeoutsEvents {
   /**
    * An attempt failed and the timeout will run again at `retryAt`: its handler threw (`handler`),
    * or its lease expired before an ack (`lease_expired`: the worker died, froze or lost Redis for
-   * longer than `leaseMs`; a running handler's lease is renewed). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
+   * longer than `leaseMs`; a lease is renewed from the claim until the handler's ack is recorded). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
    */
   retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error; reason: RetryReason; latenessMs?: number; durationMs?: number };
   /**
