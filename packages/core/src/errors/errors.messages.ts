@@ -60,6 +60,13 @@ export const errorMessages = {
     `aesGcmCodec: key "${printable(keyId)}" is ${bytes} bytes; AES-256 needs 32 bytes (e.g. crypto.randomBytes(32), or 44 characters of base64).`,
   codecKeyType: (keyId: string, type: string) =>
     `aesGcmCodec: key "${printable(keyId)}" is ${type}; use a Uint8Array (Buffer) of 32 bytes or its base64 text.`,
+  // What aesGcmCodec's decode throws: each names the problem, never the payload or a key.
+  codecNotOurs: () => 'aesGcmCodec: not an aesGcmCodec payload (unknown format version)',
+  codecTruncated: () => 'aesGcmCodec: the encrypted payload is truncated',
+  codecUnknownKey: (keyId: string, known: readonly string[]) =>
+    `aesGcmCodec: encrypted with key id "${printable(keyId)}", which is not among the keys (${known.map((id) => `"${printable(id)}"`).join(', ')}); add that key to decode it`,
+  codecAuthFailed: (keyId: string) =>
+    `aesGcmCodec: authentication failed for key id "${printable(keyId)}": the key is not the one the payload was encrypted with, or the stored bytes were altered`,
   codecCurrentKey: (keyId: unknown, known: readonly string[]) =>
     `aesGcmCodec: currentKeyId ${typeof keyId === 'string' ? `"${printable(keyId)}"` : String(keyId)} is not among the keys (${known.map((id) => `"${printable(id)}"`).join(', ')}): ` +
     'name the key new payloads are encrypted with.',

@@ -55,12 +55,12 @@ export function aesGcmCodec(options: AesGcmCodecOptions): PayloadCodec {
     },
     decode(stored: Uint8Array): Uint8Array {
       const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-      if (bytes.length < 2 || bytes[0] !== VERSION) throw new Error(codecErrors.notOurs());
+      if (bytes.length < 2 || bytes[0] !== VERSION) throw new Error(errorMessages.codecNotOurs());
       const headerEnd = 2 + bytes[1]!;
-      if (bytes.length < headerEnd + IV_BYTES + TAG_BYTES) throw new Error(codecErrors.truncated());
+      if (bytes.length < headerEnd + IV_BYTES + TAG_BYTES) throw new Error(errorMessages.codecTruncated());
       const keyId = bytes.toString('utf8', 2, headerEnd);
       const key = keys.get(keyId);
-      if (key === undefined) throw new Error(codecErrors.unknownKey(keyId, [...keys.keys()]));
+      if (key === undefined) throw new Error(errorMessages.codecUnknownKey(keyId, [...keys.keys()]));
       const iv = bytes.subarray(headerEnd, headerEnd + IV_BYTES);
       const tag = bytes.subarray(headerEnd + IV_BYTES, headerEnd + IV_BYTES + TAG_BYTES);
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
@@ -69,21 +69,11 @@ export function aesGcmCodec(options: AesGcmCodecOptions): PayloadCodec {
       try {
         return Buffer.concat([decipher.update(bytes.subarray(headerEnd + IV_BYTES + TAG_BYTES)), decipher.final()]);
       } catch {
-        throw new Error(codecErrors.authFailed(keyId));
+        throw new Error(errorMessages.codecAuthFailed(keyId));
       }
     },
   };
 }
-
-/** What `decode` throws: each names the problem, never the payload or a key. */
-const codecErrors = {
-  notOurs: () => 'aesGcmCodec: not an aesGcmCodec payload (unknown format version)',
-  truncated: () => 'aesGcmCodec: the encrypted payload is truncated',
-  unknownKey: (keyId: string, known: readonly string[]) =>
-    `aesGcmCodec: encrypted with key id "${keyId.slice(0, 80)}", which is not among the keys (${known.map((id) => `"${id}"`).join(', ')}); add that key to decode it`,
-  authFailed: (keyId: string) =>
-    `aesGcmCodec: authentication failed for key id "${keyId.slice(0, 80)}": the key is not the one the payload was encrypted with, or the stored bytes were altered`,
-};
 
 function header(keyId: string): Buffer {
   const id = Buffer.from(keyId, 'utf8');
