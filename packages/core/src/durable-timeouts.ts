@@ -92,7 +92,7 @@ export class DurableTimeouts<TTopics = any> {
       stopping: () => this.lifecycle === 'stopping' || this.lifecycle === 'stopped',
     });
     this.writes = new TopicWrites(this.context);
-    this.reads = new TopicReads(this.context);
+    this.reads = new TopicReads(this.context, (topic) => this.options.topics.get(topic)?.codec ?? null);
   }
 
   /** Registers the handler of a topic (one per topic per instance). Call before `start`; later works too. */
@@ -130,7 +130,7 @@ export class DurableTimeouts<TTopics = any> {
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
   async schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: TopicScheduleOptions<TTopics, K>): Promise<ScheduleResult> {
-    return this.writes.schedule(topic, this.usableTopic('schedule', topic).maxPayloadBytes, id, options);
+    return this.writes.schedule(topic, this.usableTopic('schedule', topic), id, options);
   }
 
   /**
@@ -143,7 +143,7 @@ export class DurableTimeouts<TTopics = any> {
    * exactly as for a `schedule` that timed out). Items of one slot are applied in the order given.
    */
   async scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly TopicScheduleManyItem<TTopics, K>[]): Promise<ScheduleManyResult[]> {
-    return this.writes.scheduleMany(topic, this.usableTopic('scheduleMany', topic).maxPayloadBytes, items);
+    return this.writes.scheduleMany(topic, this.usableTopic('scheduleMany', topic), items);
   }
 
   /**
@@ -164,7 +164,13 @@ export class DurableTimeouts<TTopics = any> {
     return this.writesFor('cancel', topic).cancel(topic, id);
   }
 
-  /** Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not JSON reads as null. */
+  /**
+   * Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not
+   * JSON reads as null. One encoded by a codec that this instance cannot decode (no codec for the
+   * topic, an unknown key id, a wrong key, altered bytes) throws `PayloadDecodeError`, which names
+   * the cause and holds the rest of the timeout; `listPending` and `listDead` show such an entry with
+   * a null payload and `payloadError` instead.
+   */
   async get<K extends TopicName<TTopics>>(topic: K, id: string): Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null> {
     return this.readsFor('get', topic).get(topic, id) as Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null>;
   }

@@ -1,6 +1,6 @@
 import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
-import { parseStoredPayload } from '../validation/safe-json.js';
+import { readPayloadText } from '../validation/safe-json.js';
 import { splitCarried } from './carried-context.js';
 import { ACK_LINGER_MS, AckBatcher } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
@@ -140,13 +140,13 @@ export class TopicWorker implements ClaimSink {
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {
       const { carried, payload } = splitCarried(claimed.payload);
-      const parsed = parseStoredPayload(payload);
-      const delivery = new TimeoutDelivery<unknown>(this.topic, slot, claimed, parsed.ok ? parsed.value : null);
+      const read = readPayloadText(payload, this.options.codec);
+      const delivery = new TimeoutDelivery<unknown>(this.topic, slot, claimed, read.ok ? read.value : null);
       delivery.leaseExpiresAt = leaseExpiresAt;
       delivery.carried = carried;
       this.outstanding++;
-      if (parsed.ok) this.runHandler(delivery);
-      else this.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
+      if (read.ok) this.runHandler(delivery);
+      else this.recordFailure(delivery, new Error(read.encoded ? engineMessages.undecodableStoredPayload(read.reason) : engineMessages.badStoredPayload(read.reason)), true);
     }
   }
 
