@@ -56,6 +56,7 @@ export {
   TopicMigratingError,
   LeaseLostError,
   HandlerTimeoutError,
+  TimeoutCancelledError,
   TopicSlotsMismatchError,
   UnknownTopicError,
 } from '@durable-timeout/core';

@@ -68,6 +68,8 @@ export class LeaseRenewer {
         timedOut.push({ delivery, error: new HandlerTimeoutError(errorMessages.handlerTimedOut(this.topic, delivery.id, delivery.attempt, this.maxRunMs)) });
         continue;
       }
+      // A cancelled delivery holds no lease any more; past maxRunMs it is still ended, to free its place.
+      if (delivery.cancelled) continue;
       const leftMs = delivery.leaseSetAt + delivery.leaseHeldMs - now;
       if (leftMs <= 0) {
         // Renewals failed (the store did not answer) until the lease ended: another instance may run it now.
@@ -90,7 +92,7 @@ export class LeaseRenewer {
   /** `event.extendLease(ms)`: one renewal of this delivery now, with `ms`. */
   private readonly extend = async (delivery: TimeoutDelivery, ms: number): Promise<number> => {
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_EXTEND_MS) throw new InvalidOptionsError(errorMessages.extendLeaseMs(ms));
-    if (delivery.leaseLost) throw delivery.signal.reason as Error;
+    if (delivery.leaseLost || delivery.cancelled) throw delivery.signal.reason as Error;
     const [result] = await this.renew(delivery.slot, [delivery], ms);
     if (delivery.leaseLost || result === undefined) throw new LeaseLostError(errorMessages.leaseStale(this.topic, delivery.id, delivery.attempt));
     return result;
