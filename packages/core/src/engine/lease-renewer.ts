@@ -19,6 +19,7 @@ const MAX_EXTEND_MS = 86_400_000;
  * A renewal refused for a stale token (a newer delivery or schedule owns the timeout) aborts the
  * delivery's signal with `LeaseLostError` at once; so does a lease that ends (on the local
  * monotonic clock) while renewals fail. The same tick ends deliveries that ran past `maxRunMs`.
+ * A cancelled delivery (its timeout removed) is not renewed any more.
  * Only a running process renews: the leases of a crashed or frozen worker end after `leaseMs`.
  *
  * The worker that owns the deliveries runs `tick` every `tickMs` while any handler runs, and ends
