@@ -75,7 +75,10 @@ export class StoreModel {
       this.entries.delete(id);
       return 'cancelled';
     }
-    return entry?.state === 'firing' ? 'firing' : 'not_found';
+    if (entry?.state !== 'firing') return 'not_found';
+    // A firing timeout is removed too: its delivery's ack, failure record and lease expiry find nothing.
+    this.entries.delete(id);
+    return 'firing';
   }
 
   /** What `get` must answer (payload, state, attempt, token, due time, lease, last error). */

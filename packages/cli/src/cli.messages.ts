@@ -32,7 +32,8 @@ export const cliMessages = {
   notPendingAnyMore: (topic: string, id: string) =>
     `No pending timeout ${JSON.stringify(id)} in topic ${JSON.stringify(topic)}: it already fired, was cancelled, or never existed.`,
   firing: (topic: string, id: string) =>
-    `Timeout ${JSON.stringify(id)} of ${JSON.stringify(topic)} is firing now: a handler holds it and runs to its end. Nothing was changed.`,
+    `Timeout ${JSON.stringify(id)} of ${JSON.stringify(topic)} was firing: it is removed, and the handler running it was told to stop ` +
+    '(its event.signal aborts with TimeoutCancelledError). What the handler already did stays done.',
   noDeadLetters: (topic: string, ids: readonly string[]) =>
     `None of ${ids.map((id) => JSON.stringify(id)).join(', ')} is a dead letter of ${JSON.stringify(topic)}. Nothing was changed.`,
   confirmCancel: (topic: string, id: string) =>

@@ -39,7 +39,7 @@ Exit codes:
   2  bad arguments, or a topic whose slot count is unknown (pass --slots)
   3  no such timeout (inspect, cancel), or none of the ids is a dead letter
   4  a command that changes data ran without --yes: nothing was changed
-  5  cancel: the timeout is firing now: nothing was changed
+  5  cancel: the timeout was firing: removed, its running handler told to stop
   6  Redis unreachable, or it refused the login or a command (ACL)
 
 Examples:

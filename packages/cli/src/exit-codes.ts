@@ -12,7 +12,7 @@ export const EXIT_CODES = {
   notFound: 3,
   /** A command that changes data was run without `--yes`: nothing was changed. */
   notConfirmed: 4,
-  /** `cancel`: the timeout is firing now (a handler holds it); nothing was changed. */
+  /** `cancel`: the timeout was firing (a handler held it): removed, and the running handler told to stop. */
   conflict: 5,
   /** Redis could not be reached in time, or refused the login or a command (ACL). */
   unavailable: 6,

@@ -81,7 +81,7 @@ describe('DurableTimeouts on one Redis server', () => {
     expect(fired).toEqual(['sentinel']);
   });
 
-  it('cancel while the handler runs says firing and changes nothing; get reports each state', async () => {
+  it('cancel while the handler runs says firing and removes the timeout; get reports each state', async () => {
     const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics: { payment: { leaseMs: 10_000 } } });
     let release!: () => void;
     const handlerBlocked = new Promise<void>((resolve) => {
@@ -102,10 +102,9 @@ describe('DurableTimeouts on one Redis server', () => {
     expect(firing).toMatchObject({ state: 'firing', attempt: 1, payload: { n: 1 } });
     expect(firing!.leaseExpiresAt).toBeGreaterThan(scheduled.dueAt);
     expect(await timeouts.cancel('payment', 'order-1')).toBe('firing');
-    const acked = nextEvent(timeouts, 'fired', (event) => event.id === 'order-1');
-    release();
-    await acked;
     expect(await timeouts.get('payment', 'order-1')).toBeNull();
+    release();
+    // What the running handler sees and what becomes of it: engine-cancel-running.e2e-spec.ts.
   });
 
   it('a schedule while the handler runs replaces it: the running ack is stale and the new one fires', async () => {

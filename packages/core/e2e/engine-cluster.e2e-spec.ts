@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { RedisCluster } from '@durable-timeout/redis-testing';
 import { uniquePrefix, waitUntil, engineSuite } from './fixtures/engine-helpers.js';
+import { slotOf } from '../src/store/slot-of.js';
+import { TimeoutCancelledError } from '../src/errors/timeout-cancelled.error.js';
 
 let cluster: RedisCluster;
 const rig = engineSuite(() => RedisCluster.start(), (started) => (cluster = started));
@@ -46,5 +48,42 @@ describe('DurableTimeouts on a 3-master Redis Cluster', () => {
     await waitUntil(() => fired.has(`payment/${sentinel}`), 10_000, 'sentinel fired');
     expect([...fired.keys()].sort()).toEqual([...expected, `payment/${sentinel}`].sort());
     expect([...fired.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('a cancel from one instance aborts the handlers another runs, whichever master holds their slots', async () => {
+    const prefix = uniquePrefix();
+    const options = { connection: { cluster: cluster.startupNodes }, prefix, topics: { payment: { slots: 16, leaseMs: 30_000 } } };
+    const a = rig.open(options);
+    const b = rig.open(options);
+    // One id in each of the 16 slots: the slots spread over the three masters, and the notice of a
+    // cancel is published on the master of its slot while `a` listens on one of them only.
+    const ids: string[] = [];
+    const taken = new Set<number>();
+    for (let i = 0; ids.length < 16; i++) {
+      if (taken.has(slotOf(`run-${i}`, 16))) continue;
+      taken.add(slotOf(`run-${i}`, 16));
+      ids.push(`run-${i}`);
+    }
+    const started = new Set<string>();
+    const reasons = new Map<string, unknown>();
+    const after: string[] = [];
+    for (const name of ['fired', 'retried', 'dead', 'stale'] as const) a.on(name, (event) => after.push(`${name} ${event.id}`));
+    a.handle('payment', async (event) => {
+      await new Promise<void>((resolve) => {
+        event.signal.addEventListener('abort', () => resolve(), { once: true });
+        started.add(event.id);
+      });
+      reasons.set(event.id, event.signal.reason);
+      throw event.signal.reason;
+    });
+    await a.start();
+    await b.scheduleMany('payment', ids.map((id) => ({ id, delayMs: 0, payload: null })));
+    await waitUntil(() => started.size === ids.length, 10_000, 'every handler started');
+    const results = await b.cancelMany('payment', ids);
+    expect(results.map((item) => (item.ok ? item.result : item.error))).toEqual(ids.map(() => 'firing'));
+    await waitUntil(() => reasons.size === ids.length, 10_000, 'every handler aborted');
+    expect([...reasons.values()].every((reason) => reason instanceof TimeoutCancelledError)).toBe(true);
+    expect(await b.stats('payment')).toMatchObject({ pending: 0, firing: 0, dead: 0 });
+    expect(after).toEqual([]);
   });
 });

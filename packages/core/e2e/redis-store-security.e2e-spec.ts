@@ -23,12 +23,14 @@ function recordingLogger(): TimeoutLogger & { warnings: string[] } {
 
 /**
  * Runs the store's whole life through `store`: schedule, wake-up to a peer, claim, fail to dead,
- * replay, cancel, ack, stats, ping.
+ * replay, cancel (pending, and firing with its notice to the peer), ack, stats, ping.
  */
 async function exerciseStore(store: TimeoutStore, peer: TimeoutStore, slot: SlotRef): Promise<void> {
   await store.init([{ name: slot.topic, slots: 16 }]);
   const wakes: number[] = [];
-  const unsubscribe = await peer.subscribe([slot.topic], (_slot, dueAt) => wakes.push(dueAt), () => undefined);
+  const notices: string[] = [];
+  const onCancel = (_topic: string, id: string, fencingToken: number) => notices.push(`${id} ${fencingToken}`);
+  const unsubscribe = await peer.subscribe([slot.topic], (_slot, dueAt) => wakes.push(dueAt), () => undefined, undefined, onCancel);
   try {
     const { dueAt } = await store.writes.schedule(slot, 'secure', { at: (await store.now()) - 1, payload: '{"a":1}' });
     await waitUntil(() => wakes.includes(dueAt));
@@ -36,13 +38,16 @@ async function exerciseStore(store: TimeoutStore, peer: TimeoutStore, slot: Slot
     expect(await store.writes.cancel(slot, 'to-cancel')).toBe('cancelled');
     const [claimed] = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
     expect(claimed).toMatchObject({ id: 'secure', payload: '{"a":1}' });
-    expect(await store.writes.cancel(slot, 'secure')).toBe('firing');
     expect((await store.deliveries.fail(slot, 'secure', claimed!.fencingToken, { error: 'e', retryDelayMs: 0, maxAttempts: 1 })).outcome).toBe('dead');
     expect(await store.reads.listDead(slot, 0, 10)).toHaveLength(1);
     expect(await store.reads.replayDead(slot)).toBe(1);
     const [again] = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
     expect(await store.reads.get(slot, 'secure')).toMatchObject({ state: 'firing', attempt: 1 });
     expect(await store.deliveries.ackMany(slot, [{ id: 'secure', fencingToken: again!.fencingToken }])).toEqual(['acked']);
+    await store.writes.schedule(slot, 'running', { at: (await store.now()) - 1, payload: 'null' });
+    const [running] = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
+    expect(await store.writes.cancel(slot, 'running')).toBe('firing');
+    await waitUntil(() => notices.includes(`running ${running!.fencingToken}`));
     expect(await store.reads.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0 });
     expect(await store.ping()).toBeGreaterThanOrEqual(0);
     // The registry of slot counts and a slot migration, with the same rules.

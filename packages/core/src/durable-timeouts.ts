@@ -153,15 +153,22 @@ export class DurableTimeouts<TTopics = any> {
    * invalid id, nothing sent for it; or the slot's call failed: `RedisUnavailableError`).
    */
   async cancelMany(topic: TopicName<TTopics>, ids: readonly string[]): Promise<CancelManyResult[]> {
-    return this.writesFor('cancelMany', topic).cancelMany(topic, ids);
+    const results = await this.writesFor('cancelMany', topic).cancelMany(topic, ids);
+    for (const item of results) if (item.ok && item.result === 'firing') this.workers.cancelRunning(topic, item.id);
+    return results;
   }
 
   /**
-   * Cancels a pending timeout: `cancelled` (it will never fire), `firing` (a handler holds it now;
-   * nothing changed, it runs to the end), `not_found`.
+   * Cancels a timeout: `cancelled` (it was pending and will never fire), `firing` (a handler runs
+   * it now: the timeout is removed all the same, and that delivery's `event.signal` is aborted with
+   * `TimeoutCancelledError` on the instance that runs it; whatever the handler does next is neither
+   * acked nor retried nor dead-lettered), `not_found`.
    */
   async cancel(topic: TopicName<TTopics>, id: string): Promise<CancelResult> {
-    return this.writesFor('cancel', topic).cancel(topic, id);
+    const result = await this.writesFor('cancel', topic).cancel(topic, id);
+    // The store's notice reaches every instance; this one need not wait for it.
+    if (result === 'firing') this.workers.cancelRunning(topic, id);
+    return result;
   }
 
   /**

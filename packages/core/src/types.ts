@@ -218,7 +218,9 @@ export interface TimeoutEvent<TPayload = JsonValue> {
    * Aborted when this instance gives the timeout up: shutdown past `drainMs` (`TimeoutsStoppedError`),
    * a lease renewal refused because a newer delivery or schedule owns the timeout, or a lease that
    * could not be renewed before it ended (`LeaseLostError`), the topic's `maxRunMs` passed
-   * (`HandlerTimeoutError`). The reason is `signal.reason`.
+   * (`HandlerTimeoutError`), or `cancel` / `cancelMany` (on any instance) removed the timeout while
+   * the handler ran (`TimeoutCancelledError`: nothing the handler does next is recorded; check
+   * `signal.aborted` before a side effect to skip it). The reason is `signal.reason`.
    */
   signal: AbortSignal;
   /**
@@ -226,7 +228,8 @@ export interface TimeoutEvent<TPayload = JsonValue> {
    * handler about to do something long that may keep the event loop from renewing the lease on
    * its own (renewal is automatic while the handler runs). Resolves with the new lease expiry (ms
    * since the epoch, Redis clock); rejects with `LeaseLostError` (and aborts `signal`) when a newer
-   * delivery owns the timeout, with `InvalidOptionsError` for an `ms` outside 1 to 86,400,000.
+   * delivery owns the timeout, with `TimeoutCancelledError` once it was cancelled, with
+   * `InvalidOptionsError` for an `ms` outside 1 to 86,400,000.
    */
   extendLease(ms: number): Promise<number>;
 }

@@ -196,12 +196,24 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
         expect(await store.writes.cancel(slot, 'c1')).toBe('not_found');
       });
 
-      it('says firing for a claimed timeout and changes nothing', async () => {
+      it('says firing for a claimed timeout and removes it: its delivery is refused everything, nothing retries it', async () => {
         await scheduleDue('c2');
-        const [claimed] = (await store.deliveries.claim(slot, 10, LONG)).claimed;
+        const [claimed] = (await store.deliveries.claim(slot, 10, SHORT, RETRY_AT_ONCE)).claimed;
+        const token = claimed!.fencingToken;
         expect(await store.writes.cancel(slot, 'c2')).toBe('firing');
-        expect((await store.reads.get(slot, 'c2'))!.state).toBe('firing');
-        expect(await store.deliveries.ack(slot, 'c2', claimed!.fencingToken)).toBe('acked');
+        expect(await store.reads.get(slot, 'c2')).toBeNull();
+        expect(await store.deliveries.ack(slot, 'c2', token)).toBe('stale');
+        expect(await store.deliveries.fail(slot, 'c2', token, { error: 'boom', retryDelayMs: 0, maxAttempts: 5 })).toEqual({ outcome: 'stale' });
+        expect(await store.deliveries.fail(slot, 'c2', token, { error: 'boom', retryDelayMs: 0, maxAttempts: 1 })).toEqual({ outcome: 'stale' });
+        expect(await store.deliveries.renewLeases(slot, [{ id: 'c2', fencingToken: token, leaseMs: LONG }])).toEqual(['stale']);
+        expect(await store.deliveries.release(slot, [{ id: 'c2', fencingToken: token }])).toEqual({ released: 0, forwarded: [] });
+        // Its lease would have ended by now: nothing is left to retry or dead-letter.
+        await context.advance(PAST_SHORT);
+        const later = await store.deliveries.claim(slot, 10, LONG, RETRY_AT_ONCE);
+        expect(later.claimed).toEqual([]);
+        expect(later.incidents).toEqual([]);
+        expect(await store.reads.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0 });
+        expect(await store.writes.cancel(slot, 'c2')).toBe('not_found');
       });
 
       it('says not_found for unknown ids and dead letters', async () => {
@@ -750,6 +762,29 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
           const earliest = await store.writes.schedule(slot, 'w5', { at: (await store.now()) - 1, payload: 'null' });
           await waitUntil(() => wakes.length > count);
           expect(wakes[count]).toEqual({ slot, dueAt: earliest.dueAt });
+        } finally {
+          await unsubscribe();
+        }
+      });
+
+      it('tells subscribers (another store instance) of each firing timeout cancel and cancelMany removed, with its fencing token', async () => {
+        const peer = await context.openPeer();
+        const notices: string[] = [];
+        const onCancel = (topic: string, id: string, fencingToken: number) => notices.push(`${topic} ${id} ${fencingToken}`);
+        const unsubscribe = await peer.subscribe(['payment'], () => undefined, () => undefined, undefined, onCancel);
+        try {
+          await store.writes.schedule(slot, 'waits', { delayMs: LONG, payload: 'null' });
+          await store.writes.schedule(slot, 'waits-too', { delayMs: LONG, payload: 'null' });
+          for (const id of ['order:1:a', 'run-2', 'run-3']) await scheduleDue(id);
+          const { claimed } = await store.deliveries.claim(slot, 10, LONG);
+          const token = (id: string) => claimed.find((entry) => entry.id === id)!.fencingToken;
+          // Pending cancels come first: had they sent a notice, it would arrive before the others.
+          expect(await store.writes.cancel(slot, 'waits')).toBe('cancelled');
+          expect(await store.writes.cancelMany(slot, ['waits-too'])).toEqual(['cancelled']);
+          expect(await store.writes.cancel(slot, 'order:1:a')).toBe('firing');
+          expect(await store.writes.cancelMany(slot, ['run-2', 'unknown', 'run-3'])).toEqual(['firing', 'not_found', 'firing']);
+          await waitUntil(() => notices.length >= 3);
+          expect(notices).toEqual([`payment order:1:a ${token('order:1:a')}`, `payment run-2 ${token('run-2')}`, `payment run-3 ${token('run-3')}`]);
         } finally {
           await unsubscribe();
         }

@@ -59,6 +59,7 @@ export {
   TopicMigratingError,
   LeaseLostError,
   HandlerTimeoutError,
+  TimeoutCancelledError,
   TopicSlotsMismatchError,
   UnknownTopicError,
 } from '@durable-timeout/core';

@@ -68,7 +68,10 @@ export class TimeoutScheduler<TTopics = RegisteredTopics> {
     return this.engine.cancelMany(topic, ids);
   }
 
-  /** Cancels a pending timeout: `cancelled`, `firing` (a handler holds it; nothing changed) or `not_found`. */
+  /**
+   * Cancels a timeout: `cancelled` (it was pending), `firing` (a handler runs it: removed all the same, the handler's
+   * `event.signal` aborted with `TimeoutCancelledError`) or `not_found`. See `DurableTimeouts.cancel`.
+   */
   cancel(topic: TopicName<TTopics>, id: string): Promise<CancelResult> {
     return this.engine.cancel(topic, id);
   }

@@ -5,11 +5,11 @@ import { TimeoutFiringError } from '../errors/timeout-firing.error.js';
 import { TimeoutNotFoundError } from '../errors/timeout-not-found.error.js';
 import type { RunCommand } from './command-context.js';
 
-/** `cancel <topic> <id> --yes`: cancels one pending timeout. */
+/** `cancel <topic> <id> --yes`: cancels one timeout (a firing one too: exit code 5). */
 export function registerCancelCommand(program: Command, run: RunCommand): void {
   program
     .command('cancel')
-    .description('cancel a pending timeout: it never fires (needs --yes)')
+    .description('cancel a timeout: it never fires again (needs --yes)')
     .argument('<topic>', 'the topic')
     .argument('<id>', 'the timeout id')
     .option('--yes', 'do it (without it nothing is changed and the exit code is 4)')

@@ -13,8 +13,8 @@ export const engineMessages = {
     `Timeout "${id}" of topic "${topic}" moved to the dead letters (${reason}): ${error}. ` +
     'Inspect with listDead(), then replayDead() or purgeDead().',
   stale: (topic: string, id: string, attempt: number, operation: string) =>
-    `The ${operation} of "${id}" (topic "${topic}", attempt ${attempt}) was refused: its lease expired or it was rescheduled ` +
-    'meanwhile, so another delivery owns it now. A lease ends while a handler runs only when its worker cannot renew ' +
+    `The ${operation} of "${id}" (topic "${topic}", attempt ${attempt}) was refused: its lease expired, or it was rescheduled ` +
+    'or cancelled meanwhile, so another delivery or call owns it now. A lease ends while a handler runs only when its worker cannot renew ' +
     'it (frozen, overloaded past leaseMs / 2, cut off from Redis): raise leaseMs, or call event.extendLease(ms) before blocking work.',
   released: (topic: string, count: number) =>
     `Released ${count} unfinished timeout(s) of topic "${topic}" on shutdown; another instance fires them now.`,

@@ -19,6 +19,7 @@ const MAX_EXTEND_MS = 86_400_000;
  * A renewal refused for a stale token (a newer delivery or schedule owns the timeout) aborts the
  * delivery's signal with `LeaseLostError` at once; so does a lease that ends (on the local
  * monotonic clock) while renewals fail. The same tick ends deliveries that ran past `maxRunMs`.
+ * A cancelled delivery (its timeout removed) is not renewed any more.
  * Only a running process renews: the leases of a crashed or frozen worker end after `leaseMs`.
  *
  * A lease is kept from the claim until the handler's ack or failure is recorded, not only while
@@ -75,6 +76,8 @@ export class LeaseRenewer {
         timedOut.push({ delivery, error: new HandlerTimeoutError(errorMessages.handlerTimedOut(this.topic, delivery.id, delivery.attempt, this.maxRunMs)) });
         continue;
       }
+      // A cancelled delivery holds no lease any more; past maxRunMs it is still ended, to free its place.
+      if (delivery.cancelled) continue;
       const leftMs = delivery.leaseSetAt + delivery.leaseHeldMs - now;
       if (leftMs <= 0) {
         // Renewals failed (the store did not answer) until the lease ended: another instance may run it now.
@@ -97,7 +100,7 @@ export class LeaseRenewer {
   /** `event.extendLease(ms)`: one renewal of this delivery now, with `ms`. */
   private readonly extend = async (delivery: TimeoutDelivery, ms: number): Promise<number> => {
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_EXTEND_MS) throw new InvalidOptionsError(errorMessages.extendLeaseMs(ms));
-    if (delivery.leaseLost) throw delivery.signal.reason as Error;
+    if (delivery.leaseLost || delivery.cancelled) throw delivery.signal.reason as Error;
     const [result] = await this.renew(delivery.slot, [delivery], ms);
     if (delivery.leaseLost || result === undefined) throw new LeaseLostError(errorMessages.leaseStale(this.topic, delivery.id, delivery.attempt));
     return result;

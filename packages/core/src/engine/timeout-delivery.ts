@@ -30,6 +30,11 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   timedOut = false;
   /** The handler returned, threw or was ended: the lease is kept only until its ack or failure is recorded. */
   handlerDone = false;
+  /**
+   * A cancel removed the timeout while the handler ran (store notice): the signal was aborted with
+   * `TimeoutCancelledError`; whatever the handler does next is neither acked nor recorded as failed.
+   */
+  cancelled = false;
   /** A renewal was refused (stale token) or the lease ended unrenewed: the signal was aborted. */
   leaseLost = false;
   /** `performance.now()` when the lease was last set (the claim's dispatch, then each renewal sent). */
@@ -58,7 +63,7 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
     this.fencingToken = claimed.fencingToken;
   }
 
-  /** Aborted when this instance gives the timeout up (shutdown past `drainMs`). */
+  /** Aborted when the delivery ends early: shutdown past `drainMs`, `maxRunMs`, a lost lease, a cancel. */
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
     return this.controller.signal;

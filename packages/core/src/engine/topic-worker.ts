@@ -11,6 +11,8 @@ import { type ClaimSink, SlotPoller } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import { toError } from '../support/to-error.js';
+import { TimeoutCancelledError } from '../errors/timeout-cancelled.error.js';
+import { errorMessages } from '../errors/errors.messages.js';
 import { settledWithin } from '../support/settled-within.js';
 
 /**
@@ -120,6 +122,29 @@ export class TopicWorker implements ClaimSink {
   /** Wakes the slot that a schedule landed in (store wake-up). */
   wake(slot: number, dueAt: number): void {
     this.pollers[slot]?.wake(dueAt);
+  }
+
+  /**
+   * A cancel removed the timeout `id` while a delivery of it held `fencingToken` (the store's
+   * notice, from any instance): aborts the signal of that delivery, if it runs here, with
+   * `TimeoutCancelledError`. The store refuses its ack and failure record from then on, so none is
+   * sent: the delivery is settled when its handler ends. Without `fencingToken` (this instance's
+   * own cancel, whose answer names no token) the delivery of `id` with the highest token is the
+   * one: tokens of an id only grow, so an older one still running here was already stale.
+   * Returns whether a delivery here matched.
+   */
+  cancelRunning(id: string, fencingToken?: number): boolean {
+    let match: TimeoutDelivery | undefined;
+    for (const delivery of this.running) {
+      if (delivery.id !== id || delivery.released) continue;
+      if (fencingToken === undefined ? match === undefined || delivery.fencingToken > match.fencingToken : delivery.fencingToken === fencingToken) match = delivery;
+    }
+    if (!match) return false;
+    if (!match.cancelled) {
+      match.cancelled = true;
+      match.abort(new TimeoutCancelledError(errorMessages.cancelledWhileRunning(this.topic, id, match.attempt)));
+    }
+    return true;
   }
 
   /** Claims every slot now (after a reconnect of the wake-up subscription). */
@@ -277,6 +302,11 @@ export class TopicWorker implements ClaimSink {
     this.finishRunning(delivery);
     // A released delivery was settled when it was released.
     if (delivery.released) return;
+    // A cancelled one is gone from the store: an ack would be refused as stale.
+    if (delivery.cancelled) {
+      this.settleCancelled(delivery);
+      return;
+    }
     // Linger only while claiming goes on and nobody waits for this topic to be idle.
     const acked = this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
     this.settleAfter(acked.then((settlement) => this.outcomes.settleAck(delivery, settlement)), 'ack', delivery);
@@ -285,7 +315,10 @@ export class TopicWorker implements ClaimSink {
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {
     if (delivery.timedOut) return;
     this.finishRunning(delivery);
-    if (!delivery.released) this.recordFailure(delivery, toError(thrown, engineMessages.handlerThrewNonError), false);
+    if (delivery.released) return;
+    // A cancelled delivery is gone from the store: nothing to retry or dead-letter (the record would be refused).
+    if (delivery.cancelled) this.settleCancelled(delivery);
+    else this.recordFailure(delivery, toError(thrown, engineMessages.handlerThrewNonError), false);
   }
 
   /**
@@ -296,7 +329,8 @@ export class TopicWorker implements ClaimSink {
     delivery.timedOut = true;
     delivery.abort(error);
     this.finishRunning(delivery);
-    this.recordFailure(delivery, error, false);
+    if (delivery.cancelled) this.settleCancelled(delivery);
+    else this.recordFailure(delivery, error, false);
   }
 
   /** Records a failed delivery (`DeliveryOutcomes.recordFailure`), then counts it settled. */
@@ -316,6 +350,12 @@ export class TopicWorker implements ClaimSink {
         this.settle();
       })
       .catch((error: unknown) => this.context.reportError(error, operation, this.topic));
+  }
+
+  /** A cancelled delivery's handler ended: there is nothing to record (the timeout is gone), nor a lease to keep. */
+  private settleCancelled(delivery: TimeoutDelivery<unknown>): void {
+    this.endLease(delivery);
+    this.settle();
   }
 
   /** The delivery's ack, failure or release is recorded (or handed off): its lease is no longer renewed. */

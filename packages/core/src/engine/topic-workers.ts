@@ -59,8 +59,8 @@ export class TopicWorkers {
   }
 
   /**
-   * Subscribes the topics' wake-ups, a re-sweep after a lost subscription and layout notices to
-   * their workers. A subscription made while the engine stops is undone at once.
+   * Subscribes the topics' wake-ups, a re-sweep after a lost subscription, layout notices and the
+   * cancels of firing timeouts to their workers. A subscription made while the engine stops is undone at once.
    */
   async subscribe(topics: readonly string[]): Promise<void> {
     const { store, layouts } = this.context;
@@ -71,9 +71,18 @@ export class TopicWorkers {
         for (const worker of this.workers.values()) worker.sweepNow();
       },
       (topic) => layouts.refreshSoon(topic),
+      (topic, id, fencingToken) => this.workers.get(topic)?.cancelRunning(id, fencingToken),
     );
     if (this.engine.stopping()) await unsubscribe().catch(() => undefined);
     else this.unsubscribers.push(unsubscribe);
+  }
+
+  /**
+   * This instance's `cancel` removed the firing timeout `id`: aborts its delivery here, if one
+   * runs here, without waiting for the store's notice (an engine that was never started hears none).
+   */
+  cancelRunning(topic: string, id: string): void {
+    this.workers.get(topic)?.cancelRunning(id);
   }
 
   /** Starts every worker's pollers, and the timer that picks up a missed layout notice within a sweep interval. */

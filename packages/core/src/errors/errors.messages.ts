@@ -103,6 +103,9 @@ export const errorMessages = {
   leaseUnrenewed: (topic: string, id: string, attempt: number) =>
     `The lease of "${id}" (topic "${topic}", attempt ${attempt}) ended before it could be renewed (the store did not answer): ` +
     'another instance may run the timeout now. Stop the work.',
+  cancelledWhileRunning: (topic: string, id: string, attempt: number) =>
+    `Timeout "${id}" (topic "${topic}", attempt ${attempt}) was cancelled while its handler ran: it is removed and will not ` +
+    'run again. Stop the work and skip side effects not yet made; whatever the handler does next is not recorded.',
   deliveryEnded: (topic: string, id: string, attempt: number) =>
     `extendLease() on "${id}" (topic "${topic}", attempt ${attempt}) after its delivery ended (acked, failed, released or timed out): nothing to extend.`,
   extendLeaseMs: (value: unknown) =>

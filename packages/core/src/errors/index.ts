@@ -14,6 +14,7 @@ export { TopicSlotsMismatchError } from './topic-slots-mismatch.error.js';
 export { TopicMigratingError } from './topic-migrating.error.js';
 export { LeaseLostError } from './lease-lost.error.js';
 export { HandlerTimeoutError } from './handler-timeout.error.js';
+export { TimeoutCancelledError } from './timeout-cancelled.error.js';
 export { RedisUnavailableError } from '../store/redis-unavailable.error.js';
 export { RedisReplyError } from '../store/redis-reply.error.js';
 export { InvalidStoreOptionError } from '../store/invalid-store-option.error.js';

@@ -115,18 +115,20 @@ export class RedisTimeoutStore implements TimeoutStore {
    * Subscribes to the wake-up channels of `topics` on a connection of its own (see
    * `WakeSubscriber`): on a cluster, PUBLISH from a script reaches every node, so one connection to
    * any node hears every slot. `onResubscribed` is called whenever the subscription is back after
-   * a loss (reconnect, restart of Redis, move to another cluster node).
+   * a loss (reconnect, restart of Redis, move to another cluster node). `onCancel` hears the
+   * cancels of firing timeouts (see `TimeoutStore.subscribe`).
    */
   async subscribe(
     topics: readonly string[],
     onWake: (slot: SlotRef, dueAt: number) => void,
     onResubscribed: () => void,
     onLayout?: (topic: string) => void,
+    onCancel?: (topic: string, id: string, fencingToken: number) => void,
   ): Promise<() => Promise<void>> {
     this.calls.assertOpen();
     // A cluster subscriber connects to a node the cluster client knows: let it learn them first.
     if (isCluster(this.client) && this.client.nodes('master').length === 0) await this.ping();
-    return this.wakeUps.subscribe(topics, onWake, onResubscribed, onLayout);
+    return this.wakeUps.subscribe(topics, onWake, onResubscribed, onLayout, onCancel);
   }
 
   async ping(): Promise<number> {

@@ -8,7 +8,10 @@ import { WakeSubscriber } from './wake-subscriber.js';
 /**
  * The Redis store's wake-up subscriptions: one `WakeSubscriber` connection per `subscribe` call,
  * and what its messages mean. A schedule script publishes `<slot>:<dueAt>` on the topic's channel
- * when it lands ahead of the slot's earliest due time; a slot migration publishes `layout`.
+ * when it lands ahead of the slot's earliest due time; a slot migration publishes `layout`; a
+ * cancel of a firing timeout publishes `cancel:<fencingToken>:<id>` (the id is the rest of the
+ * message, colons included). A message of another form is ignored, so instances of a version that
+ * publishes more kinds can share the channel.
  */
 export class RedisWakeUps {
   private readonly subscribers = new Set<WakeSubscriber>();
@@ -26,6 +29,7 @@ export class RedisWakeUps {
     onWake: (slot: SlotRef, dueAt: number) => void,
     onResubscribed: () => void,
     onLayout?: (topic: string) => void,
+    onCancel?: (topic: string, id: string, fencingToken: number) => void,
   ): Promise<() => Promise<void>> {
     const subscriber = new WakeSubscriber(this.client, {
       channels: topics.map((topic) => this.keys.wakeChannel(topic)),
@@ -36,6 +40,11 @@ export class RedisWakeUps {
         const topic = this.keys.topicOfChannel(channel);
         if (topic !== undefined && message === 'layout') {
           if (onLayout) this.guard('onLayout', () => onLayout(topic));
+          return;
+        }
+        if (topic !== undefined && message.startsWith(CANCEL_HEAD)) {
+          const notice = parseCancelNotice(message);
+          if (notice && onCancel) this.guard('onCancel', () => onCancel(topic, notice.id, notice.fencingToken));
           return;
         }
         const colon = message.indexOf(':');
@@ -73,4 +82,18 @@ export class RedisWakeUps {
       this.logger?.error(redisStoreMessages.callbackFailed(callback, error instanceof Error ? error.message : String(error)));
     }
   }
+}
+
+/** How a cancel notice begins (see cancel.lua, `cancel_firing`). */
+const CANCEL_HEAD = 'cancel:';
+
+/** The delivery a `cancel:<fencingToken>:<id>` message names, or undefined when it is not well formed. */
+export function parseCancelNotice(message: string): { id: string; fencingToken: number } | undefined {
+  const colon = message.indexOf(':', CANCEL_HEAD.length);
+  if (!message.startsWith(CANCEL_HEAD) || colon < 0) return undefined;
+  const digits = message.slice(CANCEL_HEAD.length, colon);
+  const fencingToken = Number(digits);
+  const id = message.slice(colon + 1);
+  if (!/^[0-9]{1,17}$/.test(digits) || !Number.isSafeInteger(fencingToken) || fencingToken <= 0 || id === '') return undefined;
+  return { id, fencingToken };
 }

@@ -70,12 +70,13 @@ export class RedisWrites implements ScheduleWrites {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const buckets = bucketKeys(ids, keys.buckets, 3);
     const scriptKeys = [keys.due, keys.lease, keys.layout, ...buckets.keys];
-    const args: ScriptArg[] = [slot.slots ?? 0];
+    const args: ScriptArg[] = [slot.slots ?? 0, this.keys.wakeChannel(slot.topic)];
     ids.forEach((id, i) => args.push(id, buckets.keyIndex(i)));
     const ticket = this.barrier?.track(keys.due);
     const reply = await this.calls.script('cancelMany', buckets.few ? 'cancelManyFew' : 'cancelMany', scriptKeys, args);
     if (!Array.isArray(reply) || reply.length !== ids.length) throw unexpected('cancelMany', reply);
-    if (ticket && reply.some((code) => CANCEL_RESULTS[code as number] === 'cancelled')) await this.barrier?.confirm('cancelMany', ticket);
+    // A firing id is removed as well (its delivery told to stop): both are writes to confirm.
+    if (ticket && reply.some((code) => code === 1 || code === 2)) await this.barrier?.confirm('cancelMany', ticket);
     return reply.map((code: unknown) => refusedItem(code) ?? mapCode(CANCEL_RESULTS, code, 'cancelMany'));
   }
 
@@ -107,9 +108,13 @@ export class RedisWrites implements ScheduleWrites {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const dataKey = this.keys.dataKey(slot.topic, slot.slot, id);
     const ticket = this.barrier?.track(keys.due);
-    const reply = await this.calls.script('cancel', 'cancel', [keys.due, keys.lease, dataKey, keys.layout], [id, slot.slots ?? 0]);
+    const reply = await this.calls.script('cancel', 'cancel', [keys.due, keys.lease, dataKey, keys.layout], [
+      id,
+      slot.slots ?? 0,
+      this.keys.wakeChannel(slot.topic),
+    ]);
     const result = mapCode(CANCEL_RESULTS, reply, 'cancel');
-    if (result === 'cancelled' && ticket) await this.barrier?.confirm('cancel', ticket);
+    if (result !== 'not_found' && ticket) await this.barrier?.confirm('cancel', ticket);
     return result;
   }
 

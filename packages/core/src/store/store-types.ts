@@ -29,8 +29,10 @@ export type ScheduleOutcome = 'created' | 'replaced' | 'replaced_firing' | 'kept
 export type ScheduleIfExists = 'replace' | 'keep' | 'earlier' | 'later';
 
 /**
- * Result of `cancel`: `cancelled` (it was pending and will never fire), `firing` (a worker holds it
- * now; nothing was changed, its handler runs to the end), `not_found` (no such timeout).
+ * Result of `cancel`: `cancelled` (it was pending and will never fire), `firing` (a worker held it:
+ * it is removed all the same and will not run again; the running handler's `event.signal` is
+ * aborted with `TimeoutCancelledError`, but what it already did stays done), `not_found` (no such
+ * timeout).
  */
 export type CancelResult = 'cancelled' | 'firing' | 'not_found';
 

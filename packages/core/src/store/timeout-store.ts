@@ -52,7 +52,11 @@ export interface ScheduleWrites {
    */
   scheduleMany(slot: SlotRef, items: readonly StoreScheduleItem[]): Promise<(StoreScheduleOutcome | Error)[]>;
 
-  /** Removes a pending timeout; `firing` (unchanged) when claimed, `not_found` otherwise. */
+  /**
+   * Removes a pending timeout (`cancelled`) or a firing one (`firing`: its running delivery's ack,
+   * failure record, renewal and release are refused from then on, and the subscribers of the
+   * topic hear `onCancel` with its fencing token); `not_found` otherwise (dead letters included).
+   */
   cancel(slot: SlotRef, id: string): Promise<CancelResult>;
 
   /**
@@ -200,14 +204,18 @@ export interface TimeoutStore {
    * Subscribes to wake-ups: `onWake(slot, dueAt)` is called when a schedule lands ahead of a slot's
    * earliest due time (possibly from another process). `onResubscribed` is called after the
    * subscription was re-established (wake-ups may have been missed meanwhile). `onLayout(topic)`
-   * is called when a slot migration changed a slot of the topic (`markSlot`). Best effort: the
-   * engine's sweep covers lost notifications.
+   * is called when a slot migration changed a slot of the topic (`markSlot`). `onCancel(topic, id,
+   * fencingToken)` is called when a `cancel` or `cancelMany` (possibly from another process)
+   * removed a firing timeout: the delivery holding `fencingToken` should stop. Best effort: the
+   * engine's sweep covers lost wake-ups, and a delivery whose cancel notice was lost finds its ack
+   * or failure record refused.
    */
   subscribe(
     topics: readonly string[],
     onWake: (slot: SlotRef, dueAt: number) => void,
     onResubscribed: () => void,
     onLayout?: (topic: string) => void,
+    onCancel?: (topic: string, id: string, fencingToken: number) => void,
   ): Promise<() => Promise<void>>;
 
   /** Round trip to the store in ms; rejects when it does not answer. */

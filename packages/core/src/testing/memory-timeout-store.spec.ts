@@ -4,6 +4,8 @@ import { StoreClosedError } from '../store/store-closed.error.js';
 import type { SlotRef } from '../store/timeout-store.js';
 import { ManualClock } from './manual-clock.js';
 import { MemoryTimeoutStore } from './memory-timeout-store.js';
+import { DurableTimeouts } from '../durable-timeouts.js';
+import { TimeoutCancelledError } from '../errors/timeout-cancelled.error.js';
 
 describeTimeoutStoreContract('memory, manual clock', async () => {
   const clock = new ManualClock(1_800_000_000_000);
@@ -72,6 +74,42 @@ describe('MemoryTimeoutStore', () => {
     const second = await store.deliveries.claim(slot, 10, 1_000);
     expect(first.claimed.map((entry) => entry.id)).toEqual(['shared']);
     expect(second.claimed).toEqual([]);
+  });
+
+  it('carries a cancel of a firing timeout from one engine to the handler another engine runs, as Redis does', async () => {
+    const store = new MemoryTimeoutStore(new ManualClock(0));
+    const topics = { payment: { leaseMs: 10_000 } };
+    const a = new DurableTimeouts({ store, topics, logger: null });
+    const b = new DurableTimeouts({ store, topics, logger: null });
+    const seen: string[] = [];
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let ended!: () => void;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    a.handle('payment', async (event) => {
+      seen.push(`start ${event.id}`);
+      const aborted = new Promise<void>((resolve) => event.signal.addEventListener('abort', () => resolve(), { once: true }));
+      started();
+      await aborted;
+      seen.push(`aborted ${event.id} ${event.signal.reason instanceof TimeoutCancelledError}`);
+      ended();
+      throw event.signal.reason;
+    });
+    a.on('retried', (event) => seen.push(`retried ${event.id}`));
+    a.on('dead', (event) => seen.push(`dead ${event.id}`));
+    a.on('stale', (event) => seen.push(`stale ${event.id}`));
+    try {
+      await a.start();
+      await b.schedule('payment', 'order-1', { delayMs: 0, payload: null });
+      await running;
+      expect(await b.cancel('payment', 'order-1')).toBe('firing');
+      await done;
+      await settle();
+      expect(seen).toEqual(['start order-1', 'aborted order-1 true']);
+      expect(await b.stats('payment')).toMatchObject({ pending: 0, firing: 0, dead: 0 });
+    } finally {
+      await Promise.all([a.stop({ drainMs: 0 }), b.stop({ drainMs: 0 })]);
+    }
   });
 
   it('refuses calls after close', async () => {

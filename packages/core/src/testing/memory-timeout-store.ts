@@ -61,9 +61,10 @@ export class MemoryTimeoutStore implements TimeoutStore {
     onWake: (slot: SlotRef, dueAt: number) => void,
     _onResubscribed: () => void,
     onLayout?: (topic: string) => void,
+    onCancel?: (topic: string, id: string, fencingToken: number) => void,
   ): Promise<() => Promise<void>> {
     this.slots.assertOpen();
-    return this.wakeUps.subscribe(topics, onWake, onLayout);
+    return this.wakeUps.subscribe(topics, onWake, onLayout, onCancel);
   }
 
   async ping(): Promise<number> {
@@ -139,7 +140,11 @@ class MemoryWrites extends MemoryRole implements ScheduleWrites {
       state.entries.delete(id);
       return 'cancelled';
     }
-    return entry?.state === 'firing' ? 'firing' : 'not_found';
+    if (entry?.state !== 'firing') return 'not_found';
+    // Removed for good, as cancel.lua does: the running delivery's ack and failure record are refused.
+    state.entries.delete(id);
+    this.wakeUps.cancelled(slot.topic, id, entry.fencingToken);
+    return 'firing';
   }
 }
 

@@ -5,20 +5,27 @@ interface Subscription {
   topics: ReadonlySet<string>;
   onWake: (slot: SlotRef, dueAt: number) => void;
   onLayout: ((topic: string) => void) | undefined;
+  onCancel: ((topic: string, id: string, fencingToken: number) => void) | undefined;
 }
 
 /**
  * The wake-ups of `MemoryTimeoutStore`: subscribers are called asynchronously, as a Redis message
  * would arrive, when a schedule lands ahead of a slot's earliest due time, when a slot migration
- * changes a slot (`layout`), and whenever the clock moves, for every slot that then holds a due
+ * changes a slot (`layout`), when a cancel removes a firing timeout (`cancel`, with the fencing
+ * token of its delivery), and whenever the clock moves, for every slot that then holds a due
  * timeout or an expired lease.
  */
 export class MemoryWakeUps {
   private readonly subscriptions = new Set<Subscription>();
 
   /** Adds a subscriber to `topics`; returns its unsubscribe. */
-  subscribe(topics: readonly string[], onWake: (slot: SlotRef, dueAt: number) => void, onLayout?: (topic: string) => void): () => Promise<void> {
-    const subscription: Subscription = { topics: new Set(topics), onWake, onLayout };
+  subscribe(
+    topics: readonly string[],
+    onWake: (slot: SlotRef, dueAt: number) => void,
+    onLayout?: (topic: string) => void,
+    onCancel?: (topic: string, id: string, fencingToken: number) => void,
+  ): () => Promise<void> {
+    const subscription: Subscription = { topics: new Set(topics), onWake, onLayout, onCancel };
     this.subscriptions.add(subscription);
     return async () => {
       this.subscriptions.delete(subscription);
@@ -52,6 +59,16 @@ export class MemoryWakeUps {
   layoutChanged(topic: string): void {
     for (const subscription of this.subscriptions) {
       if (subscription.topics.has(topic)) queueMicrotask(() => subscription.onLayout?.(topic));
+    }
+  }
+
+  /** Tells the topic's subscribers that a cancel removed the firing timeout `id` held by `fencingToken`. */
+  cancelled(topic: string, id: string, fencingToken: number): void {
+    for (const subscription of this.subscriptions) {
+      if (!subscription.topics.has(topic)) continue;
+      queueMicrotask(() => {
+        if (this.subscriptions.has(subscription)) subscription.onCancel?.(topic, id, fencingToken);
+      });
     }
   }
 

@@ -4,7 +4,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
 import { OnTimeout } from '../decorators/on-timeout.decorator.js';
 import { TimeoutScheduler } from '../timeout.scheduler.js';
-import type { TimeoutEvent } from '@durable-timeout/core';
+import { TimeoutCancelledError, type TimeoutEvent } from '@durable-timeout/core';
 import { DurableTimeoutModule } from '../durable-timeout.module.js';
 import { DurableTimeoutTestingModule } from './durable-timeout-testing.module.js';
 import { TimeoutTestingClock } from './timeout-testing.clock.js';
@@ -42,18 +42,49 @@ class ChainTimeouts {
   }
 }
 
+/** A handler that waits, before its side effect, until its signal aborts or the test lets it go on. */
+@Injectable()
+class SlowTimeouts {
+  readonly seen: string[] = [];
+  reason: unknown;
+  private started: () => void = () => undefined;
+  private goOn: () => void = () => undefined;
+  readonly running = new Promise<void>((resolve) => (this.started = resolve));
+  private readonly released = new Promise<void>((resolve) => (this.goOn = resolve));
+
+  /** Lets a handler that was not aborted go on to its side effect. */
+  release(): void {
+    this.goOn();
+  }
+
+  @OnTimeout('slow')
+  async onSlow(event: TimeoutEvent<null>): Promise<void> {
+    this.seen.push(`start ${event.id}`);
+    const aborted = new Promise<void>((resolve) =>
+      event.signal.addEventListener('abort', () => resolve(void this.seen.push(`aborted ${event.id}`)), { once: true }),
+    );
+    this.started();
+    await Promise.race([aborted, this.released]);
+    if (event.signal.aborted) {
+      this.reason = event.signal.reason;
+      throw event.signal.reason;
+    }
+    this.seen.push(`side effect ${event.id}`);
+  }
+}
+
 let moduleRef: TestingModule | undefined;
 
 async function boot(startAt = Date.UTC(2030, 0, 1)): Promise<TestingModule> {
   moduleRef = await Test.createTestingModule({
     imports: [
       DurableTimeoutTestingModule.forRoot({
-        topics: { payment: { maxAttempts: 3, backoff: { baseMs: 1_000, capMs: 1_000 } }, chain: {} },
+        topics: { payment: { maxAttempts: 3, backoff: { baseMs: 1_000, capMs: 1_000 } }, chain: {}, slow: { maxAttempts: 3 } },
         startAt,
         logger: null,
       }),
     ],
-    providers: [PaymentTimeouts, ChainTimeouts],
+    providers: [PaymentTimeouts, ChainTimeouts, SlowTimeouts],
   }).compile();
   await moduleRef.init();
   return moduleRef;
@@ -88,6 +119,41 @@ describe('DurableTimeoutTestingModule', () => {
     expect(await scheduler.cancel('payment', 'order-2')).toBe('cancelled');
     expect(await ref.get(TimeoutTestingClock).advanceBy(10_000)).toBe(0);
     expect(ref.get(PaymentTimeouts).handled).toEqual([]);
+  });
+
+  it('aborts the running handler when its timeout is cancelled; its throw is neither retried nor dead-lettered', async () => {
+    const ref = await boot();
+    const scheduler = ref.get(TimeoutScheduler);
+    const clock = ref.get(TimeoutTestingClock);
+    const handler = ref.get(SlowTimeouts);
+    await scheduler.schedule('slow', 'order-5', { delayMs: 1_000, payload: null });
+    const advanced = clock.advanceBy(1_000);
+    await handler.running;
+    expect(await scheduler.cancel('slow', 'order-5')).toBe('firing');
+    handler.seen.push('cancel returned');
+    handler.release();
+    expect(await advanced).toBe(1);
+    expect(handler.seen).toEqual(['start order-5', 'aborted order-5', 'cancel returned']);
+    expect(handler.reason).toBeInstanceOf(TimeoutCancelledError);
+    expect(await scheduler.get('slow', 'order-5')).toBeNull();
+    expect(await clock.advanceBy(60 * 60_000)).toBe(0);
+    expect(await scheduler.listDead('slow')).toEqual([]);
+  });
+
+  it('aborts nothing when a pending timeout is cancelled while another handler runs', async () => {
+    const ref = await boot();
+    const scheduler = ref.get(TimeoutScheduler);
+    const clock = ref.get(TimeoutTestingClock);
+    const handler = ref.get(SlowTimeouts);
+    await scheduler.schedule('slow', 'order-6', { delayMs: 0, payload: null });
+    await scheduler.schedule('slow', 'order-7', { delayMs: 60_000, payload: null });
+    const fired = clock.fireDue();
+    await handler.running;
+    expect(await scheduler.cancel('slow', 'order-7')).toBe('cancelled');
+    handler.seen.push('cancel returned');
+    handler.release();
+    expect(await fired).toBe(1);
+    expect(handler.seen).toEqual(['start order-6', 'cancel returned', 'side effect order-6']);
   });
 
   it('retries a throwing handler with the topic backoff, then dead-letters it', async () => {
