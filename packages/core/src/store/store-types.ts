@@ -206,6 +206,14 @@ export interface ClaimResult {
   nextLeaseExpiresAt: number | null;
 }
 
+/** The next occurrence of a recurring schedule, written by `ackNext`. */
+export interface NextOccurrence {
+  /** Due time, ms since the epoch on the store clock. */
+  dueAt: number;
+  /** JSON text of its payload. */
+  payload: string;
+}
+
 /** Identifies one delivery for ack / release. */
 export interface AckEntry {
   id: string;

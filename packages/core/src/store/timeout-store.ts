@@ -9,6 +9,7 @@ import type {
   LeaseExpiryPolicy,
   LeaseRenewal,
   MovedEntry,
+  NextOccurrence,
   ReleaseResult,
   RenewResult,
   ScheduleOutcome,
@@ -78,6 +79,13 @@ export interface Deliveries {
 
   /** Removes a fired timeout, only if `fencingToken` is still its current token. */
   ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult>;
+
+  /**
+   * Acks a fired occurrence of a recurring schedule and writes its next occurrence under the same
+   * id in one atomic step (pending at `next.dueAt`, payload `next.payload`, attempts reset), only
+   * if `fencingToken` is still its current token: a stale worker changes nothing.
+   */
+  ackNext(slot: SlotRef, id: string, fencingToken: number, next: NextOccurrence): Promise<AckResult>;
 
   /** Acks many fired timeouts of one slot at once; returns one result per entry, in order. */
   ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]>;
