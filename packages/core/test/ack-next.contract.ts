@@ -61,6 +61,19 @@ export function describeAckNextContract(name: string, makeContext: () => Promise
       expect(await store.reads.get(slot, 'hourly')).toMatchObject({ state: 'pending', dueAt: nextAt, payload: '{"n":2}' });
     });
 
+    it('listFiring lists the leased ids of a slot by lease expiry, and no pending one', async () => {
+      await store.writes.schedule(slot, 'later', { delayMs: LONG, payload: '"p"' });
+      const first = await claimDue('first', SHORT);
+      const second = await claimDue('second', LONG);
+      const listed = await store.reads.listFiring(slot, 0, 10);
+      expect(listed.map((entry) => entry.id)).toEqual(['first', 'second']);
+      expect(listed[0]!.leaseExpiresAt).toBeLessThan(listed[1]!.leaseExpiresAt);
+      expect(await store.reads.listFiring(slot, 1, 10)).toEqual([listed[1]]);
+      await store.deliveries.ack(slot, 'first', first.fencingToken);
+      await store.deliveries.ack(slot, 'second', second.fencingToken);
+      expect(await store.reads.listFiring(slot, 0, 10)).toEqual([]);
+    });
+
     it('writes nothing for an id that is pending, gone, or was cancelled (a removed schedule stays removed)', async () => {
       await store.writes.schedule(slot, 'waiting', { delayMs: LONG, payload: '"p"' });
       expect(await store.deliveries.ackNext(slot, 'waiting', 1, { dueAt: 1, payload: '"x"' })).toBe('stale');

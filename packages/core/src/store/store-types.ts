@@ -276,3 +276,9 @@ export interface StoredPendingEntry {
   id: string;
   dueAt: number;
 }
+
+/** One firing timeout of a slot's listing (`listFiring`), without its data. */
+export interface StoredFiringEntry {
+  id: string;
+  leaseExpiresAt: number;
+}

@@ -18,6 +18,7 @@ import type {
   SlotStats,
   StoredDeadLetter,
   StoredPendingEntry,
+  StoredFiringEntry,
   StoredTimeout,
   StoreFailure,
   StoreScheduleEntry,
@@ -125,6 +126,9 @@ export interface StoreReads {
    * most `limit`: ids and due times only, for listings that merge the slots of a topic.
    */
   listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]>;
+
+  /** Lists the firing (leased) timeouts of one slot, earliest lease expiry first (ties in id byte order), without their data. */
+  listFiring(slot: SlotRef, offset: number, limit: number): Promise<StoredFiringEntry[]>;
 
   /** Dead letters of one slot, oldest first. */
   listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]>;
