@@ -8,6 +8,7 @@ export { PayloadTooLargeError } from './payload-too-large.error.js';
 export { TimeoutsStoppedError } from './timeouts-stopped.error.js';
 export { DuplicateHandlerError } from './duplicate-handler.error.js';
 export { InvalidOptionsError } from './invalid-options.error.js';
+export { InvalidScheduleError } from './invalid-schedule.error.js';
 export { TopicSlotsMismatchError } from './topic-slots-mismatch.error.js';
 export { TopicMigratingError } from './topic-migrating.error.js';
 export { LeaseLostError } from './lease-lost.error.js';
