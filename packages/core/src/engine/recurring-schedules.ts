@@ -85,6 +85,16 @@ export class RecurringSchedules {
   }
 
   /**
+   * Checks a schedule's name and options as `upsert` would, storing nothing: throws
+   * `InvalidTimeoutIdError` or `InvalidScheduleError` (for integrations that declare schedules
+   * and want every mistake before any of them is stored).
+   */
+  validate(name: string, options: RecurringScheduleOptions): void {
+    assertTimeoutId(name);
+    resolveRecurrence(name, options);
+  }
+
+  /**
    * Removes the recurring schedule `name`: no occurrence of it fires after this resolves (one that
    * runs now runs to its end, but writes no next one). True when it existed.
    */
