@@ -3,9 +3,17 @@ import { RedisServer } from '@durable-timeout/redis-testing';
 import type { DurableTimeouts } from '../src/durable-timeouts.js';
 import type { CatchUpPolicy, ScheduleOccurrence } from '../src/recurring-types.js';
 import { uniquePrefix, waitUntil, engineSuite } from './fixtures/engine-helpers.js';
+import { buildCore, WorkerProcess } from './fixtures/worker-process.js';
 
 let server: RedisServer;
-const rig = engineSuite(() => RedisServer.start(), (started) => (server = started));
+const rig = engineSuite(
+  () => {
+    // The worker processes import the built package.
+    buildCore();
+    return RedisServer.start();
+  },
+  (started) => (server = started),
+);
 
 const SECOND = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,4 +116,32 @@ describe('recurring schedules on one Redis server', () => {
     expect(await timeouts.schedules.list()).toEqual([]);
     expect(await timeouts.stats('schedules')).toMatchObject({ pending: 0, firing: 0, dead: 0 });
   }, 20_000);
+
+  it('an instance killed in the middle of an occurrence loses nothing: the occurrence runs again elsewhere and the chain goes on', async () => {
+    const prefix = uniquePrefix();
+    const env = { REDIS_URL: server.url, PREFIX: prefix, TOPIC: 'schedules', LEASE_MS: '1000', SWEEP_MS: '500' };
+    const doomed = await WorkerProcess.start({ ...env, MODE: 'schedule-hang' });
+    let survivor: WorkerProcess | undefined;
+    try {
+      const admin = rig.open({ connection: server.url, prefix, topics: { schedules: { slots: 4 } } });
+      await admin.schedules.upsert('heartbeat', { everyMs: SECOND });
+      // The first occurrence fires on the doomed instance (the only one running), which holds it until it is killed.
+      await waitUntil(() => doomed.of('started').length > 0, 10_000);
+      const held = doomed.of('started')[0]!.at;
+      survivor = await WorkerProcess.start({ ...env, MODE: 'schedule' });
+      await doomed.kill();
+      await waitUntil(() => survivor!.of('started').filter((run) => run.at > held).length >= 2, 15_000);
+      const survived = survivor.of('started');
+      // The held occurrence ran again on the survivor (the lease of the killed one ran out), with a newer token.
+      const rerun = survived.find((run) => run.at === held);
+      expect(rerun).toBeDefined();
+      expect(rerun!.attempt).toBeGreaterThanOrEqual(2);
+      expect(rerun!.fencingToken).toBeGreaterThan(doomed.of('started')[0]!.fencingToken);
+      // Every occurrence from the held one on ran on the survivor once (catchUp 'once' may fold the ones passed while the lease ran out).
+      const after = survived.filter((run) => run.at >= held).map((run) => run.at);
+      expect(new Set(after).size).toBe(after.length);
+    } finally {
+      await Promise.all([doomed.kill(), survivor?.stop()]);
+    }
+  }, 60_000);
 });
