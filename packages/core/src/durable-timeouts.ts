@@ -356,7 +356,8 @@ export class DurableTimeouts<TTopics = any> {
         await this.session.init();
         return this.session.store.now();
       },
-      clockNow: () => this.clock.now(),
+      // Known once a claim answered, which comes before any occurrence's handler runs.
+      clockNow: () => (this.clock.known ? this.clock.now() : Date.now()),
     };
   }
 
