@@ -38,7 +38,7 @@ describe('docs/CONFIGURATION.md', () => {
   });
 
   it('gives every topic default as the engine applies it, maxRunMs as a multiple of leaseMs', () => {
-    const { backoff, maxRunMs, ...plain } = topic;
+    const { backoff, maxRunMs, codec, ...plain } = topic;
     for (const [name, value] of Object.entries(plain)) {
       expect({ name, documented: valueOf(table.get(`topics.<name>.${name}`) ?? '(missing)') }).toEqual({ name, documented: value });
     }
@@ -46,6 +46,8 @@ describe('docs/CONFIGURATION.md', () => {
     expect(valueOf(table.get('topics.<name>.backoff.capMs')!)).toBe(backoff.capMs);
     expect(table.get('topics.<name>.maxRunMs')).toBe('10 x `leaseMs`');
     expect(maxRunMs).toBe(10 * topic.leaseMs);
+    expect(table.get('topics.<name>.codec')).toBe("the engine's `codec`");
+    expect([table.get('codec'), codec]).toEqual(['none', null]);
     const leaseMs = 1_234;
     expect(new DurableTimeouts({ topics: { t: { leaseMs } }, store: new MemoryTimeoutStore() }).settings.topics['t']!.maxRunMs).toBe(10 * leaseMs);
   });
@@ -64,7 +66,7 @@ describe('docs/CONFIGURATION.md', () => {
     }
     expect(() => new DurableTimeouts({ topics: { t: given as TopicOptions }, store: new MemoryTimeoutStore() })).not.toThrow();
     expect(() => new DurableTimeouts({ topics: { t: { leaseMS: 1 } as TopicOptions }, store: new MemoryTimeoutStore() })).toThrow(/leaseMS/);
-    const engineWide = ['connection', 'prefix', 'topics', 'sweepIntervalMs', 'commandTimeoutMs', 'drainMs', 'durability', 'logger', 'store', 'isGlobal'];
+    const engineWide = ['connection', 'prefix', 'topics', 'sweepIntervalMs', 'commandTimeoutMs', 'drainMs', 'durability', 'logger', 'store', 'codec', 'isGlobal'];
     expect([...table.keys()].filter((name) => !name.startsWith('topics.<name>.')).sort()).toEqual(engineWide.sort());
   });
 });

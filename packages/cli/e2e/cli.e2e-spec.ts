@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RedisServer } from '@durable-timeout/redis-testing';
-import { aclRulesFor, DurableTimeouts } from '@durable-timeout/core';
+import { aclRulesFor, aesGcmCodec, DurableTimeouts } from '@durable-timeout/core';
 import { assertBuilt, cli, cliJson } from './fixtures/run-cli.js';
 
 const SLOTS = 8;
@@ -231,5 +231,24 @@ describe('migrate-slots', () => {
     expect(await cliJson([...args, 'inspect', 'parcel', 'p-7'])).toMatchObject({ state: 'pending' });
     const notPowerOfTwo = await cli([...args, 'migrate-slots', 'parcel', '12', '--yes']);
     expect(notPowerOfTwo.code).toBe(2);
+  });
+});
+
+describe('encrypted payloads', () => {
+  it('shows "encrypted" where the CLI, which has no keys, cannot decode a payload, and everything else as usual', async () => {
+    const own = `cli${randomUUID().slice(0, 8)}`;
+    const codec = aesGcmCodec({ keys: { k1: randomBytes(32) }, currentKeyId: 'k1' });
+    const producer = new DurableTimeouts({ connection: server.url, prefix: own, codec, topics: { vault: { slots: 2 } }, logger: null });
+    await producer.schedule('vault', 'v-1', { delayMs: 3_600_000, payload: { card: SECRET } });
+    await producer.stop();
+    const args = ['--url', server.url, '--prefix', own, '--show-payloads'];
+    const inspected = await cli([...args, 'inspect', 'vault', 'v-1']);
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout).toMatch(/^state\s+pending$/m);
+    expect(inspected.stdout).toMatch(/^payload\s+\(encrypted: encoded by a codec the CLI cannot decode\)$/m);
+    expect(inspected.stdout).not.toContain(SECRET);
+    expect(await cliJson([...args, 'inspect', 'vault', 'v-1'])).toMatchObject({ id: 'v-1', payload: null, payloadError: expect.stringContaining('encoded by a codec') });
+    const listed = await cli([...args, 'pending', 'vault']);
+    expect(listed.stdout).toMatch(/^v-1\s.*\(encrypted: encoded by a codec/m);
   });
 });

@@ -45,6 +45,7 @@ export const cliMessages = {
     `This moves every timeout of ${JSON.stringify(topic)} from ${from} to ${to} slots while your services run (calls on a slot ` +
     'being moved wait a moment). Run again with --yes to do it; then deploy the new slots option.',
   payloadHidden: () => '(hidden: add --show-payloads)',
+  payloadEncrypted: () => '(encrypted: encoded by a codec the CLI cannot decode)',
 };
 
 function describeIds(ids: readonly string[]): string {

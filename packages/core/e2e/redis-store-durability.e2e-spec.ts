@@ -63,7 +63,7 @@ describe('durability: schedule and cancel confirmed on replicas', () => {
     try {
       const error = await timeouts.schedule('payment', 'refused', { delayMs: 60_000 }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RedisUnavailableError);
-      expect(error).toMatchObject({ operation: 'schedule', failover: true });
+      expect(error).toMatchObject({ operation: 'schedule', failover: true, mayHaveApplied: false });
       await expect(timeouts.cancel('payment', 'before')).rejects.toBeInstanceOf(RedisUnavailableError);
     } finally {
       await admin.config('SET', 'min-replicas-to-write', '0');

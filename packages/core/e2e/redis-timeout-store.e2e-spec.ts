@@ -184,6 +184,7 @@ describe('RedisTimeoutStore when Redis fails', () => {
       const error = await store.writes.schedule(slot, 'x', { delayMs: 1_000, payload: 'null' }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RedisUnavailableError);
       expect((error as Error).message).toMatch(/could not be reached .*connection failed \(connect ECONNREFUSED/);
+      expect(error).toMatchObject({ mayHaveApplied: false });
     } finally {
       await store.close(0);
     }
@@ -199,7 +200,7 @@ describe('RedisTimeoutStore when Redis fails', () => {
       const started = Date.now();
       const error = await store.writes.schedule(slot, 'during', { delayMs: 60_000, payload: 'null' }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RedisUnavailableError);
-      expect((error as RedisUnavailableError).operation).toBe('schedule');
+      expect(error).toMatchObject({ operation: 'schedule', mayHaveApplied: true });
       await expect(store.writes.cancel(slot, 'cancelled-late')).rejects.toBeInstanceOf(RedisUnavailableError);
       await expect(store.reads.get(slot, 'before')).rejects.toBeInstanceOf(RedisUnavailableError);
       await expect(store.ping()).rejects.toBeInstanceOf(RedisUnavailableError);
@@ -225,7 +226,11 @@ describe('RedisTimeoutStore when Redis fails', () => {
       await store.writes.schedule(slot, 'survivor', { at: dueAt, payload: '"kept"' });
       await crashing.kill();
       await waitUntil(() => store.connection.status !== 'ready');
-      await expect(store.writes.schedule(slot, 'lost', { delayMs: 1, payload: 'null' })).rejects.toBeInstanceOf(RedisUnavailableError);
+      // Made while the connection is down: it never left the process.
+      await expect(store.writes.schedule(slot, 'lost', { delayMs: 1, payload: 'null' })).rejects.toMatchObject({
+        name: 'RedisUnavailableError',
+        mayHaveApplied: false,
+      });
       await expect(store.reads.get(slot, 'survivor')).rejects.toBeInstanceOf(RedisUnavailableError);
       // A worker call made while Redis is down waits for it instead of failing.
       const claim = store.deliveries.claim(slot, 10, 60_000);

@@ -23,6 +23,7 @@ import { TopicLayouts } from './engine/topic-layouts.js';
 import { migrateSlots, type SlotMigrationOptions, type SlotMigrationReport } from './engine/slot-migration.js';
 import { resolveDrainMs, resolveOptions, type ResolvedOptions } from './validation/options.js';
 import { describeType } from './validation/describe-type.js';
+import { serializePayload } from './validation/payload.js';
 import { StoreOutage } from './engine/store-outage.js';
 import { StoreSession } from './engine/store-session.js';
 import { RecurringSchedules, SCHEDULES_TOPIC, type ScheduleEngine } from './engine/recurring-schedules.js';
@@ -100,7 +101,7 @@ export class DurableTimeouts<TTopics = any> {
       stopping: () => this.lifecycle === 'stopping' || this.lifecycle === 'stopped',
     });
     this.writes = new TopicWrites(this.context);
-    this.reads = new TopicReads(this.context);
+    this.reads = new TopicReads(this.context, (topic) => this.options.topics.get(topic)?.codec ?? null);
     this.schedules = new RecurringSchedules(this.scheduleEngine());
   }
 
@@ -139,7 +140,7 @@ export class DurableTimeouts<TTopics = any> {
    * `RedisUnavailableError` after about `commandTimeoutMs` (retrying is safe: it is an upsert).
    */
   async schedule<K extends TopicName<TTopics>>(topic: K, id: string, options: TopicScheduleOptions<TTopics, K>): Promise<ScheduleResult> {
-    return this.writes.schedule(topic, this.usableTopic('schedule', topic).maxPayloadBytes, id, options);
+    return this.writes.schedule(topic, this.usableTopic('schedule', topic), id, options);
   }
 
   /**
@@ -152,7 +153,7 @@ export class DurableTimeouts<TTopics = any> {
    * exactly as for a `schedule` that timed out). Items of one slot are applied in the order given.
    */
   async scheduleMany<K extends TopicName<TTopics>>(topic: K, items: readonly TopicScheduleManyItem<TTopics, K>[]): Promise<ScheduleManyResult[]> {
-    return this.writes.scheduleMany(topic, this.usableTopic('scheduleMany', topic).maxPayloadBytes, items);
+    return this.writes.scheduleMany(topic, this.usableTopic('scheduleMany', topic), items);
   }
 
   /**
@@ -173,7 +174,13 @@ export class DurableTimeouts<TTopics = any> {
     return this.writesFor('cancel', topic).cancel(topic, id);
   }
 
-  /** Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not JSON reads as null. */
+  /**
+   * Reads a timeout in any state (pending, firing, dead), or null. A stored payload that is not
+   * JSON reads as null. One encoded by a codec that this instance cannot decode (no codec for the
+   * topic, an unknown key id, a wrong key, altered bytes) throws `PayloadDecodeError`, which names
+   * the cause and holds the rest of the timeout; `listPending` and `listDead` show such an entry with
+   * a null payload and `payloadError` instead.
+   */
   async get<K extends TopicName<TTopics>>(topic: K, id: string): Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null> {
     return this.readsFor('get', topic).get(topic, id) as Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null>;
   }
@@ -343,7 +350,9 @@ export class DurableTimeouts<TTopics = any> {
           throw new UnknownTopicError(topic, [...this.options.topics.keys()], { message: errorMessages.schedulesTopicMissing(operation) });
         }
       },
-      schedule: async (id, options) => this.writes.schedule(topic, this.topicOptions(topic).maxPayloadBytes, id, options),
+      schedule: async (id, options) => this.writes.schedule(topic, this.topicOptions(topic), id, options),
+      // As `schedule` stores a payload: the size limit, and the topic's codec when it has one.
+      serialize: (payload) => serializePayload(payload, topic, this.topicOptions(topic).maxPayloadBytes, this.topicOptions(topic).codec),
       cancel: async (id) => this.writes.cancel(topic, id),
       get: async (id) => this.reads.get(topic, id),
       listPending: async (offset, limit) => this.reads.listPending(topic, { offset, limit }),

@@ -19,6 +19,7 @@ export type {
   DurableTimeoutsSettings,
   HealthSnapshot,
   JsonValue,
+  PayloadCodec,
   ScheduleOptions,
   ScheduleIfExists,
   ScheduleManyItem,
@@ -66,4 +67,5 @@ export { SlotLockedError } from './store/slot-locked.error.js';
 export { slotOf } from './store/slot-of.js';
 export { CONNECTION_URL_FORMS, maskPassword, parseConnectionUrl } from './store/connection-url.js';
 export { LEASE_EXPIRED_ERROR, MAX_STORED_ERROR_LENGTH } from './store/stored-error.js';
+export { aesGcmCodec, type AesGcmCodecOptions } from './support/aes-gcm-codec.js';
 export { migrateSlots, type SlotMigrationOptions, type SlotMigrationProgress, type SlotMigrationReport } from './engine/slot-migration.js';

@@ -18,8 +18,29 @@ export interface BackoffOptions {
   capMs?: number | undefined;
 }
 
+/**
+ * Turns a payload's bytes into the bytes kept in the store and back: encryption (see
+ * `aesGcmCodec`), compression, or both. The engine hands `encode` the UTF-8 bytes of the
+ * payload's JSON text when a timeout is scheduled, and `decode` what `encode` returned when it is
+ * claimed or read; it stores the result as base64 text behind a marker, so stored payloads written
+ * before a codec was configured still read. Both are synchronous. `decode` throws when it cannot
+ * give the bytes back (wrong key, altered bytes): the delivery is then dead-lettered with reason
+ * `corrupt`, and `get` throws `PayloadDecodeError`. The message of what it throws is kept with the
+ * dead letter: it must name the problem, never the payload. See docs/ENGINE.md, "Encoded payloads".
+ */
+export interface PayloadCodec {
+  /** The stored form of a payload's bytes (the UTF-8 bytes of its JSON text). */
+  encode(bytes: Uint8Array): Uint8Array;
+  /** The payload's bytes back from what `encode` returned; throws when that cannot be done. */
+  decode(bytes: Uint8Array): Uint8Array;
+}
+
 /** A topic's settings after defaults are applied and validated (see `DurableTimeouts.settings`). */
-export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff'>> & { backoff: Required<BackoffOptions> };
+export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff' | 'codec'>> & {
+  backoff: Required<BackoffOptions>;
+  /** The codec of the topic's payloads (the topic's own, else the engine's), or null when they are stored as plain JSON text. */
+  codec: PayloadCodec | null;
+};
 
 /** Settings of one topic (a kind of timeout, e.g. `payment`). Every field has a default. */
 export interface TopicOptions {
@@ -35,8 +56,16 @@ export interface TopicOptions {
   batchSize?: number | undefined;
   /** Most handlers of this topic running at once in this instance. Default 256. */
   concurrency?: number | undefined;
-  /** Largest payload accepted by `schedule`, in bytes of its JSON text. Default 65,536 (64 KiB). */
+  /**
+   * Largest payload accepted by `schedule`, in bytes of what is stored: its JSON text, or with a
+   * `codec` its encoded text. Default 65,536 (64 KiB).
+   */
   maxPayloadBytes?: number | undefined;
+  /**
+   * How this topic's payloads are encoded in the store; overrides the engine's `codec`, and `null`
+   * stores them as plain JSON text even when the engine has one. Default: the engine's.
+   */
+  codec?: PayloadCodec | null | undefined;
   /**
    * Longest a handler may run (its lease is renewed meanwhile). Past it the delivery counts as
    * failed: `event.signal` is aborted with `HandlerTimeoutError`, the attempt is retried with
@@ -103,6 +132,11 @@ export interface DurableTimeoutsOptions<TTopics = any> {
   store?: TimeoutStore | undefined;
   /** Where the engine logs. Default: `console`, without debug. Pass `null` to silence. */
   logger?: TimeoutLogger | null | undefined;
+  /**
+   * How payloads are encoded in the store (e.g. `aesGcmCodec(...)` to encrypt them), for every
+   * topic without its own `codec`. Default: none, payloads are stored as plain JSON text.
+   */
+  codec?: PayloadCodec | undefined;
 }
 
 /** When a timeout should fire: after `delayMs` (Redis server clock) or at an absolute time. Exactly one. */
@@ -157,6 +191,11 @@ export interface TimeoutInfo<TPayload = JsonValue> {
   /** For a retried or dead timeout: the last handler error message. */
   lastError?: string;
   payload: TPayload;
+  /**
+   * Set, in `listPending` only, when the stored payload could not be decoded (see `PayloadCodec`):
+   * why, e.g. an unknown key id. `payload` is then null. (`get` throws `PayloadDecodeError` instead.)
+   */
+  payloadError?: string;
 }
 
 /** What a handler receives when a timeout fires. */
@@ -215,6 +254,11 @@ export interface DeadLetter<TPayload = JsonValue> {
   /** When it was dead-lettered (ms since the epoch, Redis server clock). */
   deadAt: number;
   scheduledAt: number;
+  /**
+   * Set when the stored payload could not be decoded (see `PayloadCodec`): why, e.g. an unknown
+   * key id. `payload` is then null; replay the letter once the codec can decode it.
+   */
+  payloadError?: string;
 }
 
 /** Options of `stop`. */
@@ -299,7 +343,7 @@ export interface DurableTimeoutsEvents {
   /**
    * An attempt failed and the timeout will run again at `retryAt`: its handler threw (`handler`),
    * or its lease expired before an ack (`lease_expired`: the worker died, froze or lost Redis for
-   * longer than `leaseMs`; a running handler's lease is renewed). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
+   * longer than `leaseMs`; a lease is renewed from the claim until the handler's ack is recorded). `latenessMs` and `durationMs` as for `fired`, when a handler of this instance ran.
    */
   retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error; reason: RetryReason; latenessMs?: number; durationMs?: number };
   /**

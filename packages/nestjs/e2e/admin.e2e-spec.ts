@@ -10,7 +10,8 @@ import request from 'supertest';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { DURABLE_TIMEOUTS, DurableTimeoutModule, OnTimeout, type TimeoutEvent } from '@durable-timeout/nestjs';
 import { AdminNotProtectedError, DurableTimeoutAdminModule, InvalidAdminOptionsError } from '@durable-timeout/nestjs/admin';
-import type { DurableTimeouts } from '@durable-timeout/core';
+import { randomBytes } from 'node:crypto';
+import { aesGcmCodec, DurableTimeouts } from '@durable-timeout/core';
 import { repoRoot } from './support/build-fixtures.js';
 import { uniquePrefix, waitFor } from './support/wait-for.js';
 
@@ -260,12 +261,13 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
 describe('DurableTimeoutAdminModule behind the application\'s own guard', () => {
   let redis: RedisServer;
   let app: INestApplication;
+  const prefix = uniquePrefix('admin-guard');
 
   beforeAll(async () => {
     redis = await RedisServer.start();
     @Module({
       imports: [
-        DurableTimeoutModule.forRoot({ connection: redis.url, prefix: uniquePrefix('admin-guard'), topics: { payment: {} }, isGlobal: true }),
+        DurableTimeoutModule.forRoot({ connection: redis.url, prefix, topics: { payment: {} }, isGlobal: true }),
         DurableTimeoutAdminModule.forRootAsync({ guard: StaffOnlyGuard, useFactory: () => ({ showPayloads: true }) }),
       ],
     })
@@ -290,5 +292,18 @@ describe('DurableTimeoutAdminModule behind the application\'s own guard', () => 
     expect(page.text).toContain('visible');
     const pending = await http.get('/timeouts/api/topics/payment/pending').set('x-staff', 'yes').expect(200);
     expect(pending.body[0]).toMatchObject({ id: 'order-1', payload: { note: 'visible' } });
+  });
+
+  it('shows "encrypted" for a payload the engine cannot decode (its codec is elsewhere), never its bytes', async () => {
+    const codec = aesGcmCodec({ keys: { k1: randomBytes(32) }, currentKeyId: 'k1' });
+    const producer = new DurableTimeouts({ connection: redis.url, prefix, codec, topics: { payment: {} }, logger: null });
+    await producer.schedule('payment', 'sealed-1', { delayMs: 30_000, payload: { note: 'sealed secret' } });
+    await producer.stop();
+    const http = request(app.getHttpServer());
+    const page = await http.get('/timeouts?topic=payment').set('x-staff', 'yes').expect(200);
+    expect(page.text).toMatch(/<td class="payload encrypted" title="[^"]*encoded by a codec[^"]*">encrypted<\/td>/);
+    expect(page.text).not.toContain('sealed secret');
+    const pending = await http.get('/timeouts/api/topics/payment/pending').set('x-staff', 'yes').expect(200);
+    expect(pending.body.find((info: { id: string }) => info.id === 'sealed-1')).toMatchObject({ payload: null, payloadError: expect.stringContaining('encoded by a codec') });
   });
 });

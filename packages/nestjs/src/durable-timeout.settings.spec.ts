@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ENGINE_DEFAULTS, InvalidOptionsError, type DurableTimeoutsOptions } from '@durable-timeout/core';
+import { randomBytes } from 'node:crypto';
+import { aesGcmCodec, ENGINE_DEFAULTS, InvalidOptionsError, slotOf, type DurableTimeoutsOptions } from '@durable-timeout/core';
 import { createTestingTimeouts, MemoryTimeoutStore } from '@durable-timeout/core/testing';
 import { createModuleEngine, settingsOf } from './durable-timeout.settings.js';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error.js';
@@ -18,6 +19,20 @@ describe('createModuleEngine', () => {
         commandTimeoutMs: ENGINE_DEFAULTS.commandTimeoutMs,
         startPollers: true,
       });
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('passes the codec through to the engine: payloads are stored encoded, and read back whole', async () => {
+    const store = new MemoryTimeoutStore();
+    const codec = aesGcmCodec({ keys: { k: randomBytes(32) }, currentKeyId: 'k' });
+    const engine = createModuleEngine({ topics: { payment: { slots: 1 } }, store, codec });
+    try {
+      await engine.schedule('payment', 'order-1', { delayMs: 60_000, payload: { card: '4111' } });
+      const stored = await store.reads.get({ topic: 'payment', slot: slotOf('order-1', 1) }, 'order-1');
+      expect(stored?.payload).not.toContain('4111');
+      expect(await engine.get('payment', 'order-1')).toMatchObject({ payload: { card: '4111' } });
     } finally {
       await engine.stop();
     }

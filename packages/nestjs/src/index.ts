@@ -32,10 +32,13 @@ export {
   type DurableTimeoutErrorClass,
   type DurableTimeoutHttpAnswer,
 } from './durable-timeout-http-errors.js';
-// What a Nest application needs from the engine (its class, every error class, and below every
-// type: options, events, results, the store port), so it imports @durable-timeout/nestjs alone.
+// What a Nest application needs from the engine (its class, every error class, the payload codec,
+// and below every type: options, events, results, the store port), so it imports @durable-timeout/nestjs alone.
 export {
   DurableTimeouts,
+  aesGcmCodec,
+  InvalidCodecKeyError,
+  PayloadDecodeError,
   DurableTimeoutError,
   DuplicateHandlerError,
   DurabilityUnconfirmedError,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PayloadDecodeError, type TimeoutInfo } from '@durable-timeout/core';
 import { cliMessages } from '../cli.messages.js';
 import { TimeoutNotFoundError } from '../errors/timeout-not-found.error.js';
 import { formatAgo, formatDue, formatTime } from '../output/format.js';
@@ -16,7 +17,7 @@ export function registerInspectCommand(program: Command, run: RunCommand): void 
     .action((topic: string, id: string, _options: unknown, command: Command) =>
       run(command, async ({ session, output, options, now }) => {
         const engine = await session.engineFor([topic]);
-        const info = await engine.get(topic, id);
+        const info = await readable(engine.get(topic, id));
         if (info === null) throw new TimeoutNotFoundError(cliMessages.timeoutNotFound(topic, id));
         output.result(withPayload(info, options.showPayloads), () => {
           const fields: [string, string][] = [
@@ -31,9 +32,19 @@ export function registerInspectCommand(program: Command, run: RunCommand): void 
           ];
           if (info.leaseExpiresAt !== undefined) fields.push(['lease until', formatTime(info.leaseExpiresAt)]);
           if (info.lastError !== undefined) fields.push(['last error', info.lastError]);
-          fields.push(['payload', options.showPayloads ? payloadText(info.payload) : cliMessages.payloadHidden()]);
+          fields.push(['payload', options.showPayloads ? payloadText(info) : cliMessages.payloadHidden()]);
           return renderFields(fields);
         });
       }),
     );
+}
+
+/** The timeout as `get` reads it; one whose payload cannot be decoded here has a null payload and `payloadError`. */
+async function readable(read: Promise<TimeoutInfo<unknown> | null>): Promise<TimeoutInfo<unknown> | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (!(error instanceof PayloadDecodeError)) throw error;
+    return { ...error.timeout, payload: null, payloadError: error.reason };
+  }
 }

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@durable-timeout/core';
+import { cliMessages } from '../cli.messages.js';
 import { oneLine } from './format.js';
 import { renderTable, type Column } from './table.js';
 
@@ -32,13 +32,13 @@ export class Output {
    * Writes a list of timeouts or dead letters: as JSON, or as a table of `cells` per record; the
    * payloads (in a last column, or in the JSON) only when `showPayloads`.
    */
-  records<T extends { payload: unknown }>(records: readonly T[], showPayloads: boolean, columns: readonly Column[], cells: (record: T) => string[]): void {
+  records<T extends { payload: unknown; payloadError?: string }>(records: readonly T[], showPayloads: boolean, columns: readonly Column[], cells: (record: T) => string[]): void {
     this.result(
       records.map((record) => withPayload(record, showPayloads)),
       () =>
         renderTable(
           [...columns, ...(showPayloads ? [{ header: 'payload' }] : [])],
-          records.map((record) => [...cells(record), ...(showPayloads ? [oneLine(payloadText(record.payload), 80)] : [])]),
+          records.map((record) => [...cells(record), ...(showPayloads ? [oneLine(payloadText(record), 80)] : [])]),
         ),
     );
   }
@@ -51,7 +51,11 @@ export function withPayload<T extends { payload: unknown }>(record: T, show: boo
   return rest;
 }
 
-/** A payload as one line of JSON text. */
-export function payloadText(payload: JsonValue | unknown): string {
-  return JSON.stringify(payload) ?? 'null';
+/**
+ * A record's payload as one line of JSON text; `(encrypted: ...)` for one the CLI cannot decode
+ * (encoded by a codec, see docs/ENGINE.md "Encoded payloads": the CLI has no keys).
+ */
+export function payloadText(record: { payload: unknown; payloadError?: string }): string {
+  if (record.payloadError !== undefined) return cliMessages.payloadEncrypted();
+  return JSON.stringify(record.payload) ?? 'null';
 }

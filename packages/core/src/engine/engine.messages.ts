@@ -26,5 +26,6 @@ export const engineMessages = {
   listenerThrew: (event: string, cause: string) => `A listener of the "${event}" event threw (${cause}); the engine ignored it.`,
   badStoredPayload: (cause: string) =>
     `The stored payload is not valid JSON (${cause}); it was written by something else or edited by hand.`,
+  undecodableStoredPayload: (cause: string) => `The stored payload could not be decoded: ${cause}`,
   handlerThrewNonError: (type: string) => `The handler threw ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} instead of an Error.`,
 } as const;

@@ -14,6 +14,8 @@ import { TimeoutDelivery } from './timeout-delivery.js';
 class RecordingStore extends MemoryTimeoutStore {
   readonly renewals: { slot: number; ids: string[] }[] = [];
   failRenewals = false;
+  /** While set, acks wait for it (a slow Redis, a long batch linger). */
+  ackGate: Promise<void> | undefined;
 
   constructor(clock: ManualClock) {
     super(clock);
@@ -22,6 +24,16 @@ class RecordingStore extends MemoryTimeoutStore {
       this.renewals.push({ slot: slot.slot, ids: entries.map(({ id }) => id) });
       if (this.failRenewals) return Promise.reject(new RedisUnavailableError('renewLeases did not complete within 1000 ms', 'renewLeases'));
       return renewLeases(slot, entries);
+    };
+    const ack = this.deliveries.ack.bind(this.deliveries);
+    const ackMany = this.deliveries.ackMany.bind(this.deliveries);
+    this.deliveries.ack = async (...args) => {
+      await this.ackGate;
+      return ack(...args);
+    };
+    this.deliveries.ackMany = async (...args) => {
+      await this.ackGate;
+      return ackMany(...args);
     };
   }
 }
@@ -79,6 +91,32 @@ describe('lease renewal', () => {
     await waitUntil(() => reason !== undefined);
     expect(store.renewals.length).toBeGreaterThan(0);
     expect(reason).toMatchObject({ name: 'LeaseLostError', message: expect.stringMatching(/ended before it could be renewed/) });
+  });
+
+  it("keeps renewing a lease after the handler returned, until its ack is recorded, and not after", async () => {
+    const clock = new ManualClock();
+    const store = new RecordingStore(clock);
+    let openAcks!: () => void;
+    store.ackGate = new Promise<void>((resolve) => (openAcks = resolve));
+    const timeouts = open(store, clock, 150);
+    const acked: string[] = [];
+    timeouts.on('fired', ({ id }) => acked.push(id));
+    let returned = false;
+    timeouts.handle('payment', () => {
+      returned = true;
+    });
+    await timeouts.schedule('payment', 'quick', { at: clock.now() });
+    await timeouts.start();
+    const renewalsOf = () => store.renewals.filter((call) => call.ids.includes('quick')).length;
+    // The handler returned at once; its ack waits: the lease is renewed meanwhile (or another instance could claim it).
+    await waitUntil(() => returned && renewalsOf() >= 2);
+    expect(acked).toEqual([]);
+    openAcks();
+    await waitUntil(() => acked.length === 1);
+    const afterAck = renewalsOf();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(renewalsOf()).toBe(afterAck);
+    expect(await timeouts.get('payment', 'quick')).toBeNull();
   });
 
   it('refuses an extendLease outside 1 to 86,400,000 ms, and one after the delivery ended', async () => {

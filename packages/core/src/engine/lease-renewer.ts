@@ -21,7 +21,10 @@ const MAX_EXTEND_MS = 86_400_000;
  * monotonic clock) while renewals fail. The same tick ends deliveries that ran past `maxRunMs`.
  * Only a running process renews: the leases of a crashed or frozen worker end after `leaseMs`.
  *
- * The worker that owns the deliveries runs `tick` every `tickMs` while any handler runs, and ends
+ * A lease is kept from the claim until the handler's ack or failure is recorded, not only while
+ * the handler runs: an ack that waits (batched, or on a slow Redis) holds the timeout.
+ *
+ * The worker that owns the deliveries runs `tick` every `tickMs` while it holds any lease, and ends
  * the deliveries it returns (past `maxRunMs`).
  */
 export class LeaseRenewer {
@@ -34,8 +37,12 @@ export class LeaseRenewer {
     private readonly topic: string,
     private readonly leaseMs: number,
     private readonly maxRunMs: number,
-    /** The deliveries whose handlers run now (owned by the worker). */
-    private readonly running: ReadonlySet<TimeoutDelivery>,
+    /**
+     * The deliveries whose lease this instance holds (owned by the worker): handlers running, and
+     * handlers done whose ack or failure is not recorded yet (a slow ack must not let the lease
+     * end, or another instance would run the timeout again).
+     */
+    private readonly leased: ReadonlySet<TimeoutDelivery>,
   ) {
     this.tickMs = Math.max(10, Math.floor(leaseMs / 6));
     this.renewAfterMs = Math.floor(leaseMs / 3);
@@ -62,9 +69,9 @@ export class LeaseRenewer {
     const now = performance.now();
     const bySlot = new Map<number, TimeoutDelivery[]>();
     const timedOut: { delivery: TimeoutDelivery; error: HandlerTimeoutError }[] = [];
-    for (const delivery of [...this.running]) {
+    for (const delivery of [...this.leased]) {
       if (delivery.released || delivery.timedOut || delivery.leaseLost) continue;
-      if (now - delivery.startedAt >= this.maxRunMs) {
+      if (!delivery.handlerDone && now - delivery.startedAt >= this.maxRunMs) {
         timedOut.push({ delivery, error: new HandlerTimeoutError(errorMessages.handlerTimedOut(this.topic, delivery.id, delivery.attempt, this.maxRunMs)) });
         continue;
       }
@@ -147,6 +154,8 @@ export class LeaseRenewer {
   private lose(delivery: TimeoutDelivery, reason: LeaseLostError): void {
     if (delivery.leaseLost) return;
     delivery.leaseLost = true;
+    // A done handler has nothing left to stop: its ack or failure, refused if stale, says what happened.
+    if (delivery.handlerDone) return;
     this.context.logger?.warn(reason.message, { topic: this.topic, id: delivery.id, attempt: delivery.attempt });
     delivery.abort(reason);
   }

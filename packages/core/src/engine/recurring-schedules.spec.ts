@@ -5,6 +5,7 @@ import type { ScheduleOccurrence } from '../recurring-types.js';
 import { DuplicateHandlerError } from '../errors/duplicate-handler.error.js';
 import { InvalidScheduleError } from '../errors/invalid-schedule.error.js';
 import { UnknownTopicError } from '../errors/unknown-topic.error.js';
+import { aesGcmCodec } from '../support/aes-gcm-codec.js';
 
 const opened: DurableTimeouts[] = [];
 const MINUTE = 60_000;
@@ -43,6 +44,18 @@ describe('timeouts.schedules on the in-memory store', () => {
     expect(await timeouts.schedules.list()).toEqual([
       { name: 'every-minute', cron: '* * * * *', catchUp: 'once', payload: { report: 'x' }, state: 'pending', nextAt: START + 30_000 + 5 * MINUTE },
     ]);
+  });
+
+  it("with a payload codec, each next occurrence is stored encoded like a schedule's payload, and the chain goes on", async () => {
+    const codec = aesGcmCodec({ keys: { a: Buffer.alloc(32, 7) }, currentKeyId: 'a' });
+    const { timeouts, store, advanceBy } = createTestingTimeouts({ codec });
+    const seen: unknown[] = [];
+    timeouts.schedules.handle('secret', (occurrence) => void seen.push(occurrence.payload));
+    await timeouts.schedules.upsert('secret', { everyMs: MINUTE, payload: { card: '4242' } });
+    for (let i = 0; i < 3; i++) await advanceBy(MINUTE);
+    expect(seen).toEqual([{ card: '4242' }, { card: '4242' }, { card: '4242' }]);
+    const stored = (await Promise.all([0, 1].map((slot) => store.reads.get({ topic: 'schedules', slot }, 'secret')))).find(Boolean);
+    expect(stored!.payload).not.toContain('4242');
   });
 
   it('upsert is idempotent with the same options and recomputes the next occurrence when they change', async () => {

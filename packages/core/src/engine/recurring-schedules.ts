@@ -33,6 +33,8 @@ export interface ScheduleEngine {
   /** Throws unless the schedules topic is configured and the engine usable (`operation` names the call). */
   assertUsable(operation: string): void;
   schedule(id: string, options: { at: number; payload: JsonValue; ifExists?: 'keep' }): Promise<ScheduleResult>;
+  /** The stored text of an occurrence's payload, as `schedule` would store it (for `ackNext`). */
+  serialize(payload: JsonValue): string;
   cancel(id: string): Promise<CancelResult>;
   get(id: string): Promise<TimeoutInfo<unknown> | null>;
   listPending(offset: number, limit: number): Promise<TimeoutInfo<unknown>[]>;
@@ -179,7 +181,7 @@ export class RecurringSchedules {
     }
     // A schedule whose cron expression ends (a year field) has no next occurrence: a plain ack.
     if (Number.isFinite(plan.nextAt) && event instanceof TimeoutDelivery) {
-      event.next = { dueAt: plan.nextAt, payload: JSON.stringify({ ...stored, at: plan.nextAt }) };
+      event.next = { dueAt: plan.nextAt, payload: this.engine.serialize({ ...stored, at: plan.nextAt } as unknown as JsonValue) };
     }
   };
 }

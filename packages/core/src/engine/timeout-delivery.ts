@@ -28,6 +28,8 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   released = false;
   /** Ran past `maxRunMs`: recorded as failed; whatever the handler does next is ignored. */
   timedOut = false;
+  /** The handler returned, threw or was ended: the lease is kept only until its ack or failure is recorded. */
+  handlerDone = false;
   /** A renewal was refused (stale token) or the lease ended unrenewed: the signal was aborted. */
   leaseLost = false;
   /** `performance.now()` when the lease was last set (the claim's dispatch, then each renewal sent). */

@@ -1,9 +1,10 @@
 import type { SlotRef } from '../store/timeout-store.js';
-import type { DeadLetter, TimeoutInfo, TopicSlotStats, TopicStats } from '../types.js';
+import type { DeadLetter, PayloadCodec, TimeoutInfo, TopicSlotStats, TopicStats } from '../types.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { PayloadDecodeError } from '../errors/payload-decode.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
 import { integerIn } from '../validation/options.js';
-import { parseStoredPayload } from '../validation/safe-json.js';
+import { readPayloadText } from '../validation/safe-json.js';
 import { assertTimeoutId } from '../validation/timeout-id.js';
 import { splitCarried } from './carried-context.js';
 import type { EngineContext } from './engine-context.js';
@@ -25,15 +26,28 @@ export interface PageOptions {
  * The engine's reads and its dead-letter operations: `get`, `stats`, `slotStats`, `listPending`,
  * `listDead`, `replayDead`, `purgeDead`. The engine checks that it is usable and that the topic
  * exists, then hands the call here. A topic's slots are read side by side and merged; a stored
- * payload that is not JSON (edited by hand) reads as null.
+ * payload that is not JSON (edited by hand) reads as null. One its codec cannot decode makes `get`
+ * throw `PayloadDecodeError`, and reads as null with `payloadError` in the listings.
  */
 export class TopicReads {
-  constructor(private readonly context: EngineContext) {}
+  constructor(
+    private readonly context: EngineContext,
+    /** The codec of a topic's payloads, or null. */
+    private readonly codecOf: (topic: string) => PayloadCodec | null,
+  ) {}
 
   /** `DurableTimeouts.get`, for a known topic. */
   async get(topic: string, id: string): Promise<TimeoutInfo<unknown> | null> {
     assertTimeoutId(id);
     await this.context.ensureInit(topic, 'await');
+    const info = await this.read(topic, id);
+    if (info?.payloadError === undefined) return info;
+    const { payload: _none, payloadError, ...timeout } = info;
+    throw new PayloadDecodeError(timeout, payloadError);
+  }
+
+  /** One timeout, with `payloadError` when its payload could not be decoded. */
+  private async read(topic: string, id: string): Promise<TimeoutInfo<unknown> | null> {
     const { layouts } = this.context;
     const stored = await layouts.callById(topic, id, (ref) => this.context.reads.get(ref, id));
     if (stored === null) return null;
@@ -44,7 +58,7 @@ export class TopicReads {
       dueAt: stored.dueAt,
       scheduledAt: stored.scheduledAt,
       attempt: stored.attempt,
-      payload: readPayload(stored.payload),
+      ...this.payloadOf(topic, stored.payload),
     };
     if (stored.leaseExpiresAt !== undefined) info.leaseExpiresAt = stored.leaseExpiresAt;
     if (stored.lastError !== undefined) info.lastError = stored.lastError;
@@ -88,7 +102,7 @@ export class TopicReads {
     // Every slot is sorted by due time; the first offset + limit of each are enough to merge.
     const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.listPending(ref, 0, offset + limit)));
     const page = mergedPage(perSlot, (entry) => entry.dueAt, offset, limit);
-    const found = await Promise.all(page.map((entry) => this.get(topic, entry.id)));
+    const found = await Promise.all(page.map((entry) => this.read(topic, entry.id)));
     return found.filter((info): info is TimeoutInfo<unknown> => info !== null && info.state !== 'dead');
   }
 
@@ -99,15 +113,17 @@ export class TopicReads {
     const { layouts, reads } = this.context;
     // Every slot is sorted by time of death; the first offset + limit of each are enough to merge.
     const perSlot = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.listDead(ref, 0, offset + limit)));
-    return mergedPage(perSlot, (letter) => letter.deadAt, offset, limit).map((letter) => ({
-      topic,
-      id: letter.id,
-      payload: readPayload(letter.payload),
-      attempts: letter.attempts,
-      lastError: letter.lastError,
-      deadAt: letter.deadAt,
-      scheduledAt: letter.scheduledAt,
-    }));
+    return mergedPage(perSlot, (letter) => letter.deadAt, offset, limit).map(
+      (letter): DeadLetter<unknown> => ({
+        topic,
+        id: letter.id,
+        attempts: letter.attempts,
+        lastError: letter.lastError,
+        deadAt: letter.deadAt,
+        scheduledAt: letter.scheduledAt,
+        ...this.payloadOf(topic, letter.payload),
+      }),
+    );
   }
 
   /** `DurableTimeouts.replayDead`, for a known topic. */
@@ -118,6 +134,16 @@ export class TopicReads {
   /** `DurableTimeouts.purgeDead`, for a known topic. */
   purgeDead(topic: string, ids: readonly string[] | undefined): Promise<number> {
     return this.onDeadLetters(topic, ids, (ref, slotIds) => this.context.reads.purgeDead(ref, slotIds));
+  }
+
+  /**
+   * A stored payload as the handler sees it (carried text left out); text that is not JSON (edited
+   * by hand) reads as null; one the topic's codec cannot decode reads as null with `payloadError`.
+   */
+  private payloadOf(topic: string, text: string): { payload: unknown; payloadError?: string } {
+    const read = readPayloadText(splitCarried(text).payload, this.codecOf(topic));
+    if (read.ok) return { payload: read.value };
+    return read.encoded ? { payload: null, payloadError: read.reason } : { payload: null };
   }
 
   /** Runs a dead-letter action on every slot (no `ids`), or on the slots of the given ids, following slot moves. */
@@ -145,11 +171,6 @@ export class TopicReads {
   }
 }
 
-/** A stored payload as the handler sees it (carried text left out); text that is not JSON (edited by hand) reads as null. */
-function readPayload(text: string): unknown {
-  const parsed = parseStoredPayload(splitCarried(text).payload);
-  return parsed.ok ? parsed.value : null;
-}
 
 /** Validates the `offset` and `limit` of a listing (`listDead`, `listPending`). */
 function pageOf(operation: string, options: PageOptions): { offset: number; limit: number } {

@@ -1,6 +1,6 @@
 import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
-import { parseStoredPayload } from '../validation/safe-json.js';
+import { readPayloadText } from '../validation/safe-json.js';
 import { splitCarried } from './carried-context.js';
 import { ACK_LINGER_MS, AckBatcher } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
@@ -38,7 +38,10 @@ export class TopicWorker implements ClaimSink {
   /** One per slot ever polled: deliveries of a slot that is no longer polled still need their acks. */
   private readonly ackBatchers: AckBatcher[] = [];
   private readonly lingerMs: number;
+  /** Deliveries whose handler runs now. */
   private readonly running = new Set<TimeoutDelivery>();
+  /** Deliveries whose lease this worker holds and renews: running, or done with the ack or failure not yet recorded. */
+  private readonly leased = new Set<TimeoutDelivery>();
   /** Bounds the handlers running and the claims out to `concurrency`; parks pollers that must wait. */
   private readonly capacity: ClaimCapacity;
   private readonly expiry: LeaseExpiryPolicy;
@@ -48,7 +51,7 @@ export class TopicWorker implements ClaimSink {
   private drainWaiters: (() => void)[] = [];
   /** Renews the leases of handlers that run long, and finds those past `maxRunMs`. */
   private readonly renewer: LeaseRenewer;
-  /** Runs the renewer's ticks while any handler runs. */
+  /** Runs the renewer's ticks while this worker holds any lease (see `leased`). */
   private renewTimer: NodeJS.Timeout | undefined;
   /** Records in the store how deliveries ended, and tells it as events and log lines. */
   private readonly outcomes: DeliveryOutcomes;
@@ -64,7 +67,7 @@ export class TopicWorker implements ClaimSink {
     this.outcomes = new DeliveryOutcomes(context, topic, options);
     this.resize();
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
-    this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.running);
+    this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.leased);
   }
 
   /** Handlers of this topic running now. */
@@ -137,13 +140,13 @@ export class TopicWorker implements ClaimSink {
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {
       const { carried, payload } = splitCarried(claimed.payload);
-      const parsed = parseStoredPayload(payload);
-      const delivery = new TimeoutDelivery<unknown>(this.topic, slot, claimed, parsed.ok ? parsed.value : null);
+      const read = readPayloadText(payload, this.options.codec);
+      const delivery = new TimeoutDelivery<unknown>(this.topic, slot, claimed, read.ok ? read.value : null);
       delivery.leaseExpiresAt = leaseExpiresAt;
       delivery.carried = carried;
       this.outstanding++;
-      if (parsed.ok) this.runHandler(delivery);
-      else this.recordFailure(delivery, new Error(engineMessages.badStoredPayload(parsed.error.message)), true);
+      if (read.ok) this.runHandler(delivery);
+      else this.recordFailure(delivery, new Error(read.encoded ? engineMessages.undecodableStoredPayload(read.reason) : engineMessages.badStoredPayload(read.reason)), true);
     }
   }
 
@@ -198,6 +201,7 @@ export class TopicWorker implements ClaimSink {
     for (const delivery of this.running) {
       delivery.released = true;
       delivery.abort(reason);
+      this.endLease(delivery);
       const group = bySlot.get(delivery.slot);
       if (group) group.push(delivery);
       else bySlot.set(delivery.slot, [delivery]);
@@ -229,6 +233,7 @@ export class TopicWorker implements ClaimSink {
   private runHandler(delivery: TimeoutDelivery<unknown>): void {
     this.capacity.started();
     this.running.add(delivery);
+    this.leased.add(delivery);
     delivery.startedAt = performance.now();
     this.renewer.track(delivery);
     if (this.renewTimer === undefined) {
@@ -276,7 +281,7 @@ export class TopicWorker implements ClaimSink {
     const acked = delivery.next
       ? this.outcomes.ackNext(delivery, delivery.next)
       : this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
-    this.settleAfter(acked.then((settlement) => this.outcomes.settleAck(delivery, settlement)), 'ack');
+    this.settleAfter(acked.then((settlement) => this.outcomes.settleAck(delivery, settlement)), 'ack', delivery);
   }
 
   private onHandlerFailed(delivery: TimeoutDelivery<unknown>, thrown: unknown): void {
@@ -298,7 +303,7 @@ export class TopicWorker implements ClaimSink {
 
   /** Records a failed delivery (`DeliveryOutcomes.recordFailure`), then counts it settled. */
   private recordFailure(delivery: TimeoutDelivery<unknown>, error: Error, final: boolean): void {
-    this.settleAfter(this.outcomes.recordFailure(delivery, error, final), 'fail');
+    this.settleAfter(this.outcomes.recordFailure(delivery, error, final), 'fail', delivery);
   }
 
   /**
@@ -306,18 +311,31 @@ export class TopicWorker implements ClaimSink {
    * that failed (none should: they resolve with what happened) is reported, not left unhandled,
    * and never keeps `idle` and `stop` waiting.
    */
-  private settleAfter(recording: Promise<void>, operation: string): void {
-    void recording.finally(this.settle).catch((error: unknown) => this.context.reportError(error, operation, this.topic));
+  private settleAfter(recording: Promise<void>, operation: string, delivery: TimeoutDelivery<unknown>): void {
+    void recording
+      .finally(() => {
+        this.endLease(delivery);
+        this.settle();
+      })
+      .catch((error: unknown) => this.context.reportError(error, operation, this.topic));
+  }
+
+  /** The delivery's ack, failure or release is recorded (or handed off): its lease is no longer renewed. */
+  private endLease(delivery: TimeoutDelivery<unknown>): void {
+    this.leased.delete(delivery);
+    this.renewer.untrack(delivery);
+    if (this.leased.size === 0 && this.renewTimer !== undefined) {
+      clearInterval(this.renewTimer);
+      this.renewTimer = undefined;
+    }
   }
 
   private finishRunning(delivery: TimeoutDelivery<unknown>): void {
     this.capacity.finished();
     this.running.delete(delivery);
-    this.renewer.untrack(delivery);
-    if (this.running.size === 0 && this.renewTimer !== undefined) {
-      clearInterval(this.renewTimer);
-      this.renewTimer = undefined;
-    }
+    delivery.handlerDone = true;
+    // `extendLease` is the handler's: it ends with it (the lease itself is kept until `endLease`).
+    delivery.extender = undefined;
     delivery.durationMs = performance.now() - delivery.startedAt;
     if (this.capacity.inFlight === 0 && this.drainWaiters.length > 0) {
       const waiters = this.drainWaiters;

@@ -1,5 +1,5 @@
 import type { StoreScheduleEntry } from '../store/timeout-store.js';
-import type { CancelManyResult, CancelResult, ScheduleManyResult, ScheduleOutcome, ScheduleResult } from '../types.js';
+import type { CancelManyResult, CancelResult, ResolvedTopicOptions, ScheduleManyResult, ScheduleOutcome, ScheduleResult } from '../types.js';
 import { InvalidDelayError } from '../errors/invalid-delay.error.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { DurableTimeoutError } from '../errors/durable-timeout.error.js';
@@ -13,6 +13,9 @@ import { runPerSlot } from './bulk-calls.js';
 import { withCarried } from './carried-context.js';
 import type { EngineContext } from './engine-context.js';
 
+/** What a schedule needs of its topic's settings: the payload limit and the codec. */
+export type PayloadSettings = Pick<ResolvedTopicOptions, 'maxPayloadBytes' | 'codec'>;
+
 /**
  * The engine's writes by id: `schedule`, `scheduleMany`, `cancel`, `cancelMany`. The engine checks
  * that it is usable and that the topic exists, then hands the call here: validation of every item
@@ -23,8 +26,8 @@ export class TopicWrites {
   constructor(private readonly context: EngineContext) {}
 
   /** `DurableTimeouts.schedule`, for a known topic. */
-  async schedule(topic: string, maxPayloadBytes: number, id: string, options: unknown): Promise<ScheduleResult> {
-    const entry = this.scheduleEntry(topic, maxPayloadBytes, id, options);
+  async schedule(topic: string, settings: PayloadSettings, id: string, options: unknown): Promise<ScheduleResult> {
+    const entry = this.scheduleEntry(topic, settings, id, options);
     await this.context.ensureInit(topic, 'record');
     const { layouts } = this.context;
     const { outcome, dueAt } = await layouts.callById(topic, id, (ref) => this.context.writes.schedule(ref, id, entry));
@@ -33,7 +36,7 @@ export class TopicWrites {
   }
 
   /** `DurableTimeouts.scheduleMany`, for a known topic. */
-  async scheduleMany(topic: string, maxPayloadBytes: number, items: readonly unknown[]): Promise<ScheduleManyResult[]> {
+  async scheduleMany(topic: string, settings: PayloadSettings, items: readonly unknown[]): Promise<ScheduleManyResult[]> {
     assertBulkItems('scheduleMany', items);
     const results: ScheduleManyResult[] = new Array(items.length);
     const valid: { id: string; entry: StoreScheduleEntry; index: number }[] = [];
@@ -42,7 +45,7 @@ export class TopicWrites {
       try {
         if (typeof item !== 'object' || item === null) throw new InvalidOptionsError(errorMessages.bulkItemNotObject('scheduleMany', index));
         assertTimeoutId(id);
-        valid.push({ id: id as string, entry: this.scheduleEntry(topic, maxPayloadBytes, id as string, item), index });
+        valid.push({ id: id as string, entry: this.scheduleEntry(topic, settings, id as string, item), index });
       } catch (error) {
         if (!(error instanceof DurableTimeoutError)) throw error;
         results[index] = { ok: false, topic, id: typeof id === 'string' ? id : String(id), error };
@@ -117,12 +120,13 @@ export class TopicWrites {
   }
 
   /** Validates the options of one schedule and builds what the store stores (bad input throws a typed error). */
-  private scheduleEntry(topic: string, maxPayloadBytes: number, id: unknown, options: unknown): StoreScheduleEntry {
+  private scheduleEntry(topic: string, settings: PayloadSettings, id: unknown, options: unknown): StoreScheduleEntry {
     assertTimeoutId(id);
     if (typeof options !== 'object' || options === null) throw new InvalidDelayError(errorMessages.timingMissing());
     const timing = validateTiming(options as { delayMs?: unknown; at?: unknown }, Date.now());
     const ifExists = validateIfExists((options as { ifExists?: unknown }).ifExists);
-    const serialized = 'payload' in options ? serializePayload((options as { payload?: unknown }).payload, topic, maxPayloadBytes) : 'null';
+    const given = 'payload' in options ? (options as { payload?: unknown }).payload : null;
+    const serialized = serializePayload(given, topic, settings.maxPayloadBytes, settings.codec);
     const { interceptors } = this.context;
     const payload = interceptors.length === 0 ? serialized : withCarried(serialized, this.carriedFor(topic, id as string));
     const entry: StoreScheduleEntry = timing.at === undefined ? { delayMs: timing.delayMs, payload } : { at: timing.at, payload };
@@ -143,3 +147,4 @@ export class TopicWrites {
     if (outcome !== 'kept' && outcome !== 'kept_firing' && events.has('scheduled')) events.emit('scheduled', { topic, id, dueAt, outcome });
   }
 }
+

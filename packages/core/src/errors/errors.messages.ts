@@ -41,9 +41,35 @@ export const errorMessages = {
     `${path} has the key "${key}", which is refused to keep handlers safe from prototype pollution: rename it.`,
   payloadCycle: (path: string) => `${path} refers back to one of its parents (a cycle): payloads must be a tree of plain JSON data.`,
   payloadTooDeep: (path: string, max: number) => `${path} is nested more than ${max} levels deep: flatten the payload.`,
-  payloadTooLarge: (topic: string, bytes: number, limit: number) =>
-    `Payload of topic "${topic}" is ${bytes} bytes of JSON, over its maxPayloadBytes ${limit}. ` +
+  payloadTooLarge: (topic: string, bytes: number, limit: number, encoded: boolean) =>
+    `Payload of topic "${topic}" is ${bytes} bytes ${encoded ? 'once encoded by its codec' : 'of JSON'}, over its maxPayloadBytes ${limit}. ` +
     'Store the data elsewhere and put its key in the payload, or raise maxPayloadBytes for the topic.',
+  payloadDecode: (topic: string, id: string, cause: string) =>
+    `The stored payload of timeout "${printable(id)}" of topic "${topic}" could not be decoded: ${cause}`,
+  payloadEncodedNoCodec: () =>
+    'it was encoded by a codec, and this topic has none configured. Configure the codec (and keys) the payload was written with.',
+  payloadNotBase64: () => 'its encoded text is not base64; it was written by something else or edited by hand.',
+  payloadCodecThrew: (message: string) => `the codec refused it (${message}).`,
+  payloadNotUtf8: () => 'the codec gave back bytes that are not UTF-8 text; it is not the codec the payload was written with.',
+  payloadNotJson: (message: string) => `the decoded text is not JSON (${message}); it is not the codec the payload was written with.`,
+  codecNotObject: (where: string) => `Invalid ${where}: use an object with encode(bytes) and decode(bytes) methods, such as aesGcmCodec({ keys, currentKeyId }).`,
+  codecKeysMissing: () => 'aesGcmCodec: `keys` must be an object of key id to key (32 bytes, as a Uint8Array or base64 text) with at least one key.',
+  codecKeyId: (keyId: string) =>
+    `aesGcmCodec: key id "${printable(keyId)}" is not usable: use 1 to 255 bytes of UTF-8 text (e.g. "2026-01").`,
+  codecKeyLength: (keyId: string, bytes: number) =>
+    `aesGcmCodec: key "${printable(keyId)}" is ${bytes} bytes; AES-256 needs 32 bytes (e.g. crypto.randomBytes(32), or 44 characters of base64).`,
+  codecKeyType: (keyId: string, type: string) =>
+    `aesGcmCodec: key "${printable(keyId)}" is ${type}; use a Uint8Array (Buffer) of 32 bytes or its base64 text.`,
+  // What aesGcmCodec's decode throws: each names the problem, never the payload or a key.
+  codecNotOurs: () => 'aesGcmCodec: not an aesGcmCodec payload (unknown format version)',
+  codecTruncated: () => 'aesGcmCodec: the encrypted payload is truncated',
+  codecUnknownKey: (keyId: string, known: readonly string[]) =>
+    `aesGcmCodec: encrypted with key id "${printable(keyId)}", which is not among the keys (${known.map((id) => `"${printable(id)}"`).join(', ')}); add that key to decode it`,
+  codecAuthFailed: (keyId: string) =>
+    `aesGcmCodec: authentication failed for key id "${printable(keyId)}": the key is not the one the payload was encrypted with, or the stored bytes were altered`,
+  codecCurrentKey: (keyId: unknown, known: readonly string[]) =>
+    `aesGcmCodec: currentKeyId ${typeof keyId === 'string' ? `"${printable(keyId)}"` : String(keyId)} is not among the keys (${known.map((id) => `"${printable(id)}"`).join(', ')}): ` +
+    'name the key new payloads are encrypted with.',
 
   stopped: (operation: string) =>
     `Cannot call ${operation}(): this DurableTimeouts instance was stopped. Create a new instance to keep working.`,

@@ -5,6 +5,8 @@ export { InvalidTimeoutIdError } from './invalid-timeout-id.error.js';
 export { InvalidDelayError } from './invalid-delay.error.js';
 export { InvalidPayloadError } from './invalid-payload.error.js';
 export { PayloadTooLargeError } from './payload-too-large.error.js';
+export { PayloadDecodeError } from './payload-decode.error.js';
+export { InvalidCodecKeyError } from './invalid-codec-key.error.js';
 export { TimeoutsStoppedError } from './timeouts-stopped.error.js';
 export { DuplicateHandlerError } from './duplicate-handler.error.js';
 export { InvalidOptionsError } from './invalid-options.error.js';

@@ -121,8 +121,10 @@ export class RedisCalls {
    */
   async interactive<T>(operation: string, call: () => Promise<T>): Promise<T> {
     this.assertOpen();
+    // Whether the call left this process: until then, a failure means it certainly did not run.
+    let sent = false;
     const expired = (cause?: string) =>
-      new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation);
+      new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation, { mayHaveApplied: sent });
     try {
       const status = this.client.status;
       if (status !== 'ready') {
@@ -135,7 +137,7 @@ export class RedisCalls {
             const message = failed.timedOut
               ? redisStoreMessages.unavailable(operation, this.firstConnectMs, `connection ${failed.status}`)
               : redisStoreMessages.unreachable(operation, failed.cause);
-            throw new RedisUnavailableError(message, operation);
+            throw new RedisUnavailableError(message, operation, { mayHaveApplied: false });
           }
         } else {
           await this.waitReady(() =>
@@ -143,11 +145,16 @@ export class RedisCalls {
           );
         }
       }
+      sent = true;
       return await this.deadlines.run(call(), expired);
     } catch (error) {
       if (error instanceof RedisUnavailableError && error.operation !== operation) {
         const cause = error.cause === undefined ? 'undefined' : asError(error.cause).message;
-        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation, error);
+        throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, cause), operation, {
+          cause: error.cause,
+          failover: error.failover,
+          mayHaveApplied: sent && error.mayHaveApplied,
+        });
       }
       const misdirected = clusterNodeError(this.client, error);
       if (misdirected !== undefined) throw misdirected;
@@ -155,6 +162,7 @@ export class RedisCalls {
       throw new RedisUnavailableError(redisStoreMessages.unavailable(operation, this.commandTimeoutMs, (error as Error).message), operation, {
         cause: error,
         failover: this.isFailoverSymptom(error),
+        mayHaveApplied: sent && failoverReply(error) === undefined,
       });
     }
   }
@@ -221,6 +229,8 @@ export class RedisCalls {
     return new RedisUnavailableError(redisStoreMessages.unavailable(script, this.commandTimeoutMs, (error as Error).message), script, {
       cause: error,
       failover: true,
+      // A refusal (MOVED, READONLY...) did not run; a connection lost with the call out may have.
+      mayHaveApplied: failoverReply(error) === undefined,
     });
   }
 

@@ -21,10 +21,20 @@ describe('resolveOptions', () => {
       concurrency: 256,
       maxPayloadBytes: 65_536,
       maxRunMs: 300_000,
+      codec: null,
     });
     expect(resolved.topics.get('ride.v2_x-y')).toEqual({ ...TOPIC_DEFAULTS, slots: 1 });
     expect(resolved.logger).not.toBeNull();
     expect(resolve({ topics: { a: {} }, logger: null }).logger).toBeNull();
+  });
+
+  it("gives each topic its own codec, else the engine's; null opts a topic out", () => {
+    const engineCodec = { encode: (b: Uint8Array) => b, decode: (b: Uint8Array) => b };
+    const ownCodec = { encode: (b: Uint8Array) => b, decode: (b: Uint8Array) => b };
+    const { topics } = resolve({ codec: engineCodec, topics: { a: {}, b: { codec: ownCodec }, c: { codec: null } } });
+    expect([topics.get('a')!.codec, topics.get('b')!.codec, topics.get('c')!.codec]).toEqual([engineCodec, ownCodec, null]);
+    expect(topics.get('a')!.codec).toBe(engineCodec);
+    expect(topics.get('b')!.codec).toBe(ownCodec);
   });
 
   it('raises capMs to a baseMs above the default cap', () => {
@@ -54,6 +64,8 @@ describe('resolveOptions', () => {
     ['a command timeout of -1', { topics: { a: {} }, commandTimeoutMs: -1 }, /commandTimeoutMs/],
     ['a logger without warn', { topics: { a: {} }, logger: { log() {}, error() {} } }, /logger/],
     ['a store that is not one', { topics: { a: {} }, store: {} }, /TimeoutStore/],
+    ['a codec without decode', { topics: { a: {} }, codec: { encode: (b: Uint8Array) => b } }, /Invalid codec: use an object with encode\(bytes\) and decode\(bytes\)/],
+    ['a topic codec that is a key', { topics: { a: { codec: 'c2VjcmV0' } } }, /Invalid topics\.a\.codec/],
   ])('refuses %s', (_name, options, message) => {
     expect(() => resolve(options)).toThrow(InvalidOptionsError);
     expect(() => resolve(options)).toThrow(message);

@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
-import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
+import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, PayloadCodec, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
 import { assertTopicName } from './topic-name.js';
 import { MAX_DELAY_MS } from './timing.js';
 import { ENGINE_DEFAULTS, MAX_DRAIN_MS, TOPIC_DEFAULTS } from './defaults.js';
@@ -22,7 +22,7 @@ export interface ResolvedOptions {
   durability: DurabilityOptions | undefined;
 }
 
-const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs'];
+const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs', 'codec'];
 const BACKOFF_OPTION_NAMES = ['baseMs', 'capMs'];
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 /** What a `store` option must have: its life's methods, and each role with the methods the engine calls first. */
@@ -41,10 +41,11 @@ export function resolveOptions(options: DurableTimeoutsOptions): ResolvedOptions
   if (typeof topics !== 'object' || topics === null || Array.isArray(topics) || Object.keys(topics).length === 0) {
     throw new InvalidOptionsError(errorMessages.noTopics());
   }
+  const engineCodec = resolveCodec('codec', options.codec) ?? null;
   const resolvedTopics = new Map<string, ResolvedTopicOptions>();
   for (const [name, topicOptions] of Object.entries<TopicOptions | undefined>(topics)) {
     assertTopicName(name);
-    resolvedTopics.set(name, resolveTopic(name, topicOptions));
+    resolvedTopics.set(name, resolveTopic(name, topicOptions, engineCodec));
   }
   const prefix = options.prefix ?? ENGINE_DEFAULTS.prefix;
   if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
@@ -70,7 +71,16 @@ function checkedDurability(durability: DurabilityOptions | undefined): Durabilit
   return durability;
 }
 
-function resolveTopic(topic: string, options: TopicOptions | undefined): ResolvedTopicOptions {
+/** A `codec` option: undefined, or an object with `encode` and `decode` methods. */
+function resolveCodec(name: string, codec: unknown): PayloadCodec | undefined {
+  if (codec === undefined) return undefined;
+  const valid =
+    typeof codec === 'object' && codec !== null && typeof (codec as PayloadCodec).encode === 'function' && typeof (codec as PayloadCodec).decode === 'function';
+  if (!valid) throw new InvalidOptionsError(errorMessages.codecNotObject(name));
+  return codec as PayloadCodec;
+}
+
+function resolveTopic(topic: string, options: TopicOptions | undefined, engineCodec: PayloadCodec | null): ResolvedTopicOptions {
   const given = options ?? {};
   if (typeof given !== 'object' || Array.isArray(given)) {
     throw new InvalidOptionsError(errorMessages.invalidOption(`topics.${topic}`, given, 'use an object of topic options (may be empty: {})'));
@@ -102,6 +112,7 @@ function resolveTopic(topic: string, options: TopicOptions | undefined): Resolve
     maxPayloadBytes: integerIn(name('maxPayloadBytes'), given.maxPayloadBytes, TOPIC_DEFAULTS.maxPayloadBytes, 4, 64 * 1024 * 1024),
     // Ten leases by default: a handler that hangs gives its timeout up instead of renewing forever.
     maxRunMs: integerIn(name('maxRunMs'), given.maxRunMs, 10 * leaseMs, 100, MAX_DELAY_MS),
+    codec: given.codec === null ? null : (resolveCodec(name('codec'), given.codec) ?? engineCodec),
   };
 }
 

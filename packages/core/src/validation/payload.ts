@@ -1,6 +1,8 @@
 import { InvalidPayloadError } from '../errors/invalid-payload.error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
+import type { PayloadCodec } from '../types.js';
+import { encodePayloadText } from './payload-codec.js';
 
 /** Deepest nesting of objects and arrays accepted in a payload. */
 export const MAX_PAYLOAD_DEPTH = 64;
@@ -17,15 +19,22 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * +-Infinity, Dates and every other class instance (Map, Set, Buffer, ...), `__proto__` and
  * `constructor` keys, cycles, nesting deeper than `MAX_PAYLOAD_DEPTH`. Dates are refused rather than
  * turned into ISO text so a handler never receives a string where the caller passed a Date.
- * `PayloadTooLargeError` when the UTF-8 JSON text exceeds `maxBytes`.
+ * With a `codec`, returns the encoded text to store instead (see `encodePayloadText`).
+ * `PayloadTooLargeError` when what is stored (the UTF-8 JSON text, or the encoded text) exceeds `maxBytes`.
  */
-export function serializePayload(payload: unknown, topic: string, maxBytes: number): string {
+export function serializePayload(payload: unknown, topic: string, maxBytes: number, codec: PayloadCodec | null = null): string {
   let json: string;
   if (payload === null) json = 'null';
   else if (typeof payload === 'string') json = JSON.stringify(payload);
   else {
     new PayloadChecker().check(payload, 0);
     json = JSON.stringify(payload);
+  }
+  if (codec !== null) {
+    // The encoded text is ASCII: one byte a character.
+    const stored = encodePayloadText(json, codec);
+    if (stored.length > maxBytes) throw new PayloadTooLargeError(topic, stored.length, maxBytes, true);
+    return stored;
   }
   // A UTF-16 code unit is at most 3 bytes of UTF-8, so short texts need no byte count.
   if (json.length * 3 > maxBytes) {

@@ -126,7 +126,7 @@ function renderPending(model: AdminPageModel, selected: AdminPageTopic): string 
   <td class="${info.state === 'firing' ? '' : info.dueAt <= model.now ? 'warn' : ''}">${info.state === 'firing' ? 'firing now' : relative(info.dueAt, model.now)}</td>
   <td class="num">${info.attempt}</td>
   <td class="error">${escape(info.lastError ?? '')}</td>
-  ${model.showPayloads ? `<td class="payload">${escape(clip(JSON.stringify(info.payload) ?? 'null', 200))}</td>` : ''}
+  ${model.showPayloads ? payloadCell(info) : ''}
 </tr>`,
     )
     .join('\n');
@@ -140,6 +140,15 @@ ${rows || `<tr><td colspan="${model.showPayloads ? 6 : 5}" class="empty">Nothing
 </table>`;
 }
 
+/**
+ * The payload cell of a row: its JSON, clipped; `encrypted` for one the engine could not decode
+ * (encoded by a codec it has no key for), with the reason in its title.
+ */
+function payloadCell(record: { payload?: unknown; payloadError?: string }): string {
+  if (record.payloadError !== undefined) return `<td class="payload encrypted" title="${attr(record.payloadError)}">encrypted</td>`;
+  return `<td class="payload">${escape(clip(JSON.stringify(record.payload) ?? 'null', 200))}</td>`;
+}
+
 function renderDead(model: AdminPageModel, selected: AdminPageTopic): string {
   const { detail, dead, deadOffset } = selected;
   const topic = attr(detail.topic);
@@ -150,7 +159,7 @@ function renderDead(model: AdminPageModel, selected: AdminPageTopic): string {
   <td><time datetime="${attr(iso(letter.deadAt))}">${escape(iso(letter.deadAt))}</time></td>
   <td class="num">${letter.attempts}</td>
   <td class="error">${escape(letter.lastError)}</td>
-  ${model.showPayloads ? `<td class="payload">${escape(clip(JSON.stringify(letter.payload) ?? 'null', 200))}</td>` : ''}
+  ${model.showPayloads ? payloadCell(letter) : ''}
   <td class="actions">
     <button type="button" data-action="replay" data-topic="${topic}" data-id="${attr(letter.id)}">Replay</button>
     <button type="button" class="danger" data-action="purge" data-topic="${topic}" data-id="${attr(letter.id)}">Purge</button>

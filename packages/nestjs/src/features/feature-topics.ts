@@ -51,7 +51,8 @@ export function mergeTopicDeclarations(declarations: readonly TopicDeclaration[]
       if (first === undefined) {
         owner.set(topic, declaredBy);
         merged[topic] = options;
-      } else if (canonical(merged[topic]) !== canonical(options)) {
+      } else if (canonical(merged[topic]) !== canonical(options) || merged[topic]?.codec !== options?.codec) {
+        // A codec is compared by identity: its JSON (its methods left out) says nothing of its keys.
         throw new TopicDeclarationConflictError(topic, [first, declaredBy]);
       }
     }
