@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { createTestingTimeouts as createTestingTimeoutsOf, type TestingTimeoutsOptions } from '../testing/create-testing-timeouts.js';
 import { DurableTimeouts } from '../durable-timeouts.js';
 import type { ScheduleOccurrence } from '../recurring-types.js';
@@ -161,6 +162,48 @@ describe('timeouts.schedules on the in-memory store', () => {
       { name: 'a-other', cron: '0 2 * * *', timeZone: 'Europe/Berlin', catchUp: 'skip', payload: [1], state: 'pending', nextAt: Date.UTC(2026, 0, 5, 1) },
       { name: 'b-listed', everyMs: MINUTE, catchUp: 'once', payload: undefined, state: 'firing', nextAt: Date.UTC(2026, 0, 5, 0, 1) },
     ]);
+  });
+
+  it('over any sequence of clock jumps: all fires every occurrence once in order; once and skip never repeat one and always wait for a future one', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<'skip' | 'once' | 'all'>('skip', 'once', 'all'),
+        fc.integer({ min: 1, max: 30 }).map((seconds) => seconds * 1_000),
+        fc.array(fc.integer({ min: 0, max: 200_000 }), { minLength: 1, maxLength: 12 }),
+        async (catchUp, everyMs, jumps) => {
+          const { timeouts, clock } = createTestingTimeouts();
+          const fired: number[] = [];
+          timeouts.schedules.handle('p', (occurrence) => void fired.push(occurrence.occurrenceAt));
+          const { nextAt: first } = await timeouts.schedules.upsert('p', { everyMs, catchUp });
+          let crossings = 0;
+          for (const jump of jumps) {
+            const before = fired.length;
+            const pendingAt = (await timeouts.schedules.list())[0]!.nextAt;
+            clock.advanceBy(jump);
+            await fireAllDue(timeouts);
+            const now = clock.now();
+            const [schedule] = await timeouts.schedules.list();
+            // The chain is never lost, and what it waits for is in the future.
+            expect(schedule).toMatchObject({ name: 'p', state: 'pending' });
+            expect(schedule!.nextAt).toBeGreaterThan(now);
+            if (pendingAt <= now) {
+              crossings++;
+              // A jump past a due occurrence fires it, unless skip found it missed.
+              if (catchUp !== 'skip') expect(fired.length).toBeGreaterThan(before);
+            }
+          }
+          const now = clock.now();
+          expect([...fired].sort((a, b) => a - b)).toEqual(fired);
+          expect(new Set(fired).size).toBe(fired.length);
+          expect(fired.every((at) => at % everyMs === 0 && at >= first && at <= now)).toBe(true);
+          const all = first <= now ? Math.floor((now - first) / everyMs) + 1 : 0;
+          if (catchUp === 'all') expect(fired.length).toBe(all);
+          if (catchUp === 'once') expect(fired.length).toBe(crossings);
+          await timeouts.stop({ drainMs: 0 });
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('refuses bad input with typed errors, and needs the schedules topic', async () => {
