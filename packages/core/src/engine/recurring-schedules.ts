@@ -32,16 +32,23 @@ interface StoredOccurrence {
 export interface ScheduleEngine {
   /** Throws unless the schedules topic is configured and the engine usable (`operation` names the call). */
   assertUsable(operation: string): void;
+  /** `schedule` on the schedules topic. */
   schedule(id: string, options: { at: number; payload: JsonValue; ifExists?: 'keep' }): Promise<ScheduleResult>;
   /** The stored text of an occurrence's payload, as `schedule` would store it (for `ackNext`). */
   serialize(payload: JsonValue): string;
+  /** `cancel` on the schedules topic. */
   cancel(id: string): Promise<CancelResult>;
+  /** `get` on the schedules topic. */
   get(id: string): Promise<TimeoutInfo<unknown> | null>;
+  /** A page of `listPending` on the schedules topic. */
   listPending(offset: number, limit: number): Promise<TimeoutInfo<unknown>[]>;
+  /** The ids of a page of `listDead` on the schedules topic. */
   listDeadIds(offset: number, limit: number): Promise<string[]>;
+  /** `purgeDead` of chosen ids on the schedules topic. */
   purgeDead(ids: readonly string[]): Promise<number>;
-  /** The slots of the schedules topic, and the store's reads, for the firing ones. */
+  /** The slots of the schedules topic (to list its firing ones). */
   slotRefs(): readonly SlotRef[];
+  /** The store's reads (to list the firing ones). */
   reads(): StoreReads;
   /** Registers the topic handler of the schedules topic. */
   handle(handler: TimeoutHandler<unknown>): void;

@@ -28,7 +28,7 @@ export interface OnScheduleMetadata {
 export function OnSchedule<TPayload extends JsonValue = JsonValue>(
   name: string,
   options: RecurringScheduleOptions<TPayload>,
-): <M extends (occurrence: ScheduleOccurrence<TPayload>) => unknown>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void {
+): (target: object, key: string | symbol, descriptor: { value?: (occurrence: ScheduleOccurrence<TPayload>) => unknown }) => void {
   const metadata: OnScheduleMetadata = { name, options };
   return SetMetadata(ON_SCHEDULE_METADATA, metadata);
 }
