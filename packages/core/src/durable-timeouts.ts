@@ -23,8 +23,10 @@ import { TopicLayouts } from './engine/topic-layouts.js';
 import { migrateSlots, type SlotMigrationOptions, type SlotMigrationReport } from './engine/slot-migration.js';
 import { resolveDrainMs, resolveOptions, type ResolvedOptions } from './validation/options.js';
 import { describeType } from './validation/describe-type.js';
+import { serializePayload } from './validation/payload.js';
 import { StoreOutage } from './engine/store-outage.js';
 import { StoreSession } from './engine/store-session.js';
+import { RecurringSchedules, SCHEDULES_TOPIC, type ScheduleEngine } from './engine/recurring-schedules.js';
 
 type Lifecycle = 'created' | 'running' | 'stopping' | 'stopped';
 
@@ -63,6 +65,13 @@ export class DurableTimeouts<TTopics = any> {
   private readonly writes: TopicWrites;
   private readonly reads: TopicReads;
 
+  /**
+   * Recurring schedules (cron expressions or intervals) that fire once per occurrence across all
+   * instances: `upsert`, `remove`, `list`, and `handle` to register a schedule's handler. They
+   * live in the topic `schedules`, which must be declared in `topics`. See docs/SCHEDULES.md.
+   */
+  readonly schedules: RecurringSchedules;
+
   constructor(options: DurableTimeoutsOptions<TTopics>) {
     this.options = resolveOptions(options as DurableTimeoutsOptions);
     const { logger } = this.options;
@@ -93,6 +102,7 @@ export class DurableTimeouts<TTopics = any> {
     });
     this.writes = new TopicWrites(this.context);
     this.reads = new TopicReads(this.context, (topic) => this.options.topics.get(topic)?.codec ?? null);
+    this.schedules = new RecurringSchedules(this.scheduleEngine());
   }
 
   /** Registers the handler of a topic (one per topic per instance). Call before `start`; later works too. */
@@ -335,6 +345,36 @@ export class DurableTimeouts<TTopics = any> {
     await this.session.close(closeWithinMs, this.workers.takeUnsubscribers(), (error) => this.outage.failed(error, 'close'));
     this.lifecycle = 'stopped';
     this.events.emit('stopped', { ...drained, tookMs: Math.round(performance.now() - startedAt) });
+  }
+
+  /** The engine's calls on the schedules topic, for `schedules`. */
+  private scheduleEngine(): ScheduleEngine {
+    const topic = SCHEDULES_TOPIC;
+    return {
+      assertUsable: (operation) => {
+        this.assertUsable(operation);
+        if (!this.options.topics.has(topic)) {
+          throw new UnknownTopicError(topic, [...this.options.topics.keys()], { message: errorMessages.schedulesTopicMissing(operation) });
+        }
+      },
+      schedule: async (id, options) => this.writes.schedule(topic, this.topicOptions(topic), id, options),
+      // As `schedule` stores a payload: the size limit, and the topic's codec when it has one.
+      serialize: (payload) => serializePayload(payload, topic, this.topicOptions(topic).maxPayloadBytes, this.topicOptions(topic).codec),
+      cancel: async (id) => this.writes.cancel(topic, id),
+      get: async (id) => this.reads.get(topic, id),
+      listPending: async (offset, limit) => this.reads.listPending(topic, { offset, limit }),
+      listDeadIds: async (offset, limit) => (await this.reads.listDead(topic, { offset, limit })).map((letter) => letter.id),
+      purgeDead: async (ids) => this.reads.purgeDead(topic, ids),
+      slotRefs: () => this.layouts.slotRefs(topic),
+      reads: () => this.session.store.reads,
+      handle: (handler) => this.handle(topic as TopicName<TTopics>, handler as TimeoutHandler<TopicPayload<TTopics, TopicName<TTopics>>>),
+      storeNow: async () => {
+        await this.session.init();
+        return this.session.store.now();
+      },
+      // Known once a claim answered, which comes before any occurrence's handler runs.
+      clockNow: () => (this.clock.known ? this.clock.now() : Date.now()),
+    };
   }
 
   /** The Redis store of an instance given no `store`: opened here, and again after a failed start. */

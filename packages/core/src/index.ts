@@ -44,6 +44,15 @@ export type {
 export type { TopicName, TopicPayload, TopicsDeclaration } from './typed-topics.js';
 export type { TopicScheduleManyItem, TopicScheduleOptions } from './typed-schedule.js';
 export type { PageOptions } from './engine/topic-reads.js';
+export { SCHEDULES_TOPIC, type RecurringSchedules, type ScheduleEngine } from './engine/recurring-schedules.js';
+export type {
+  CatchUpPolicy,
+  RecurringScheduleInfo,
+  RecurringScheduleOptions,
+  RecurringScheduleResult,
+  ScheduleHandler,
+  ScheduleOccurrence,
+} from './recurring-types.js';
 export type * from './store/timeout-store.js';
 // The limits every store honours (part of the store port's contract).
 export { MAX_CLAIM, RECOVER_PER_CLAIM } from './store/timeout-store.js';

@@ -76,7 +76,7 @@ describe('the HTTP answer table of the errors', () => {
       ['DurabilityUnconfirmedError', 'RedisUnavailableError', 'StoreClosedError', 'TimeoutsStoppedError', 'TopicMigratingError'],
     );
     expect(Object.keys(answers).filter((name) => answers[name] === 'bad-request').sort()).toEqual(
-      ['InvalidDelayError', 'InvalidPayloadError', 'InvalidTimeoutIdError', 'PayloadTooLargeError'],
+      ['InvalidDelayError', 'InvalidPayloadError', 'InvalidScheduleError', 'InvalidTimeoutIdError', 'PayloadTooLargeError'],
     );
   });
 

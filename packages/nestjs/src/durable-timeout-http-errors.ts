@@ -49,6 +49,8 @@ export const DURABLE_TIMEOUT_HTTP_ANSWERS: ReadonlyMap<DurableTimeoutErrorClass,
   [core.InvalidDelayError, 'bad-request'],
   [core.InvalidPayloadError, 'bad-request'],
   [core.PayloadTooLargeError, 'bad-request'],
+  // A cron expression, time zone or interval a request passed to schedules.upsert.
+  [core.InvalidScheduleError, 'bad-request'],
   [core.DurableTimeoutError, 'application'],
   [core.UnknownTopicError, 'application'],
   [core.InvalidOptionsError, 'application'],

@@ -10,5 +10,8 @@ export const DURABLE_TIMEOUT_SETTINGS = 'durable-timeout:settings';
 /** Metadata key under which `@OnTimeout` stores the topic of a handler method. */
 export const ON_TIMEOUT_METADATA = 'durable-timeout:on-timeout';
 
+/** Metadata key under which `@OnSchedule` stores a method's schedule name and options. */
+export const ON_SCHEDULE_METADATA = 'durable-timeout:on-schedule';
+
 /** Context name of every log line the Nest integration writes. */
 export const DURABLE_TIMEOUT_LOGGER_CONTEXT = 'DurableTimeouts';

@@ -30,6 +30,17 @@ export const durableTimeoutMessages = {
     `${where(location)} has @OnTimeout but its provider is request-scoped (or depends on one); ` +
     'timeouts fire outside any request, so it is ignored. Make the provider a singleton.',
 
+  duplicateSchedule: (name: string, first: HandlerLocation, second: HandlerLocation): string =>
+    `Two @OnSchedule('${name}') handlers: ${where(first)} and ${where(second)}. ` +
+    'A schedule has exactly one handler per application: remove one of them, or give it a name of its own.',
+
+  schedulesTopicMissing: (name: string, location: HandlerLocation, configured: readonly string[]): string =>
+    `${where(location)} has @OnSchedule('${name}'), but recurring schedules live in the topic 'schedules', which is not configured ` +
+    `(configured: ${configured.length > 0 ? configured.map((topic) => `'${topic}'`).join(', ') : 'none'}). ` +
+    "Add it to the topics of DurableTimeoutModule.forRoot(...), e.g. topics: { schedules: {} }.",
+
+  schedulesUpserted: (names: readonly string[]): string => `Recurring schedules declared: ${names.map((name) => `'${name}'`).join(', ')}.`,
+
   topicWithoutHandler: (topic: string): string =>
     `Topic '${topic}' has no @OnTimeout handler in this application: it can be scheduled here ` +
     'and is fired by the instances that handle it.',

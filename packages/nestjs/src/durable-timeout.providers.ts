@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { TimeoutExplorer } from './timeout.explorer.js';
+import { ScheduleExplorer } from './schedule.explorer.js';
 import { TimeoutHandlerRegistry } from './timeout-handler.registry.js';
 import { TimeoutMetadataAccessor } from './timeout-metadata.accessor.js';
 import { TimeoutOrchestrator } from './timeout.orchestrator.js';
@@ -15,6 +16,7 @@ export const durableTimeoutProviders: Provider[] = [
   TimeoutHandlerRegistry,
   TimeoutReadinessWatcher,
   TimeoutExplorer,
+  ScheduleExplorer,
   TimeoutOrchestrator,
   TimeoutScheduler,
 ];

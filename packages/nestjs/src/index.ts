@@ -12,8 +12,8 @@ export {
   type DurableTimeoutModuleAsyncOptions,
   type DurableTimeoutModuleRootOptions,
 } from './durable-timeout-module.definition.js';
-export { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS, ON_TIMEOUT_METADATA } from './durable-timeout.constants.js';
-export { OnTimeout, type OnTimeoutCheck, type OnTimeoutMethod, type OnTimeoutPayloadMismatch } from './decorators/index.js';
+export { DURABLE_TIMEOUTS, DURABLE_TIMEOUT_SETTINGS, ON_SCHEDULE_METADATA, ON_TIMEOUT_METADATA } from './durable-timeout.constants.js';
+export { OnSchedule, OnTimeout, type OnScheduleMetadata, type OnTimeoutCheck, type OnTimeoutMethod, type OnTimeoutPayloadMismatch } from './decorators/index.js';
 export type { DurableTimeoutTopics, RegisteredTopics } from './typed-topics.js';
 export { DURABLE_TIMEOUT_FEATURE, type FeatureTopics } from './features/feature-topics.js';
 export { DurableTimeoutFeatureModule } from './features/durable-timeout-feature.module.js';
@@ -47,6 +47,7 @@ export {
   InvalidDelayError,
   InvalidOptionsError,
   InvalidPayloadError,
+  InvalidScheduleError,
   InvalidStoreOptionError,
   InvalidTimeoutIdError,
   PayloadTooLargeError,

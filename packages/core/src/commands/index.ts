@@ -37,6 +37,7 @@ const SCRIPTS = {
   claim: { file: 'claim', fixedKeys: 5, tail: 'buckets' },
   claimFew: { file: 'claim', fixedKeys: 5, tail: 'few' },
   ack: { file: 'ack', fixedKeys: 3, tail: 'none' },
+  ackNext: { file: 'ack-next', fixedKeys: 4, tail: 'none' },
   ackMany: { file: 'ack-many', fixedKeys: 2, tail: 'buckets' },
   ackManyFew: { file: 'ack-many', fixedKeys: 2, tail: 'few' },
   fail: { file: 'fail', fixedKeys: 5, tail: 'none' },

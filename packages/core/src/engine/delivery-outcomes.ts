@@ -1,4 +1,4 @@
-import type { AckEntry, AckResult, ClaimIncident, FailOutcome, SlotRef } from '../store/timeout-store.js';
+import type { AckEntry, AckResult, ClaimIncident, FailOutcome, NextOccurrence, SlotRef } from '../store/timeout-store.js';
 import { followForwards, MAX_FORWARDS } from '../store/follow-forwards.js';
 import type { ResolvedTopicOptions } from '../types.js';
 import type { AckSettlement } from './ack-batcher.js';
@@ -95,6 +95,22 @@ export class DeliveryOutcomes {
       }
     } else if (outcome === 'stale') {
       events.emit('stale', { topic: delivery.topic, id: delivery.id, attempt: delivery.attempt, fencingToken: delivery.fencingToken });
+    }
+  }
+
+  /**
+   * Acks a recurring schedule's occurrence and writes its next one in the same step, following a
+   * slot migration's forward; what that came to. A store failure leaves the occurrence leased: it
+   * runs again once its lease ends, and writes the next occurrence then (never lost).
+   */
+  async ackNext(delivery: TimeoutDelivery, next: NextOccurrence): Promise<AckSettlement> {
+    const ackNext = (slot: number) => this.context.deliveries.ackNext(this.ref(slot), delivery.id, delivery.fencingToken, next);
+    try {
+      const result = await followForwards<AckResult>(await ackNext(delivery.slot), ackNext, (answer) => (typeof answer === 'object' ? answer.forwardedTo : undefined));
+      return { outcome: result === 'acked' ? 'accepted' : 'stale' };
+    } catch (error) {
+      this.context.reportError(error, 'ack', this.topic);
+      return { outcome: 'abandoned' };
     }
   }
 

@@ -1,4 +1,4 @@
-import type { ClaimedTimeout } from '../store/timeout-store.js';
+import type { ClaimedTimeout, NextOccurrence } from '../store/timeout-store.js';
 import type { TimeoutEvent } from '../types.js';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
@@ -45,6 +45,11 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   renewing = false;
   /** Renews this delivery's lease now (set by the worker while the handler runs). */
   extender: ((delivery: TimeoutDelivery<TPayload>, ms: number) => Promise<number>) | undefined;
+  /**
+   * Set by the handler of a recurring schedule's occurrence: once it returns, the ack writes this
+   * next occurrence in the same step (`Deliveries.ackNext`) instead of only removing the timeout.
+   */
+  next: NextOccurrence | undefined;
   /** What an interceptor kept with the timeout when it was scheduled (e.g. a trace context). */
   carried: string | undefined;
   private controller: AbortController | undefined;

@@ -308,7 +308,9 @@ export class TopicWorker implements ClaimSink {
       return;
     }
     // Linger only while claiming goes on and nobody waits for this topic to be idle.
-    const acked = this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
+    const acked = delivery.next
+      ? this.outcomes.ackNext(delivery, delivery.next)
+      : this.ackBatchers[delivery.slot]!.add(delivery, this.active && this.idleWaiters.length === 0);
     this.settleAfter(acked.then((settlement) => this.outcomes.settleAck(delivery, settlement)), 'ack', delivery);
   }
 

@@ -75,6 +75,9 @@ export const errorMessages = {
     `Cannot call ${operation}(): this DurableTimeouts instance was stopped. Create a new instance to keep working.`,
   duplicateHandler: (topic: string) =>
     `Topic "${topic}" already has a handler in this instance: register exactly one handler per topic.`,
+  schedulesTopicMissing: (operation: string) =>
+    `Cannot call ${operation}(): recurring schedules live in the topic "schedules", which this instance does not configure. ` +
+    'Add it to the topics option (e.g. topics: { schedules: {} }) on every instance that upserts or handles schedules.',
   handlerNotFunction: (topic: string, type: string) => `The handler of topic "${topic}" must be a function, got ${type}.`,
 
   slotsMismatch: (topic: string, configured: number, recorded: string) =>

@@ -10,6 +10,7 @@ export { InvalidCodecKeyError } from './invalid-codec-key.error.js';
 export { TimeoutsStoppedError } from './timeouts-stopped.error.js';
 export { DuplicateHandlerError } from './duplicate-handler.error.js';
 export { InvalidOptionsError } from './invalid-options.error.js';
+export { InvalidScheduleError } from './invalid-schedule.error.js';
 export { TopicSlotsMismatchError } from './topic-slots-mismatch.error.js';
 export { TopicMigratingError } from './topic-migrating.error.js';
 export { LeaseLostError } from './lease-lost.error.js';

@@ -14,6 +14,7 @@ import type {
   FailOutcome,
   LeaseExpiryPolicy,
   LeaseRenewal,
+  NextOccurrence,
   ReleaseResult,
   RenewResult,
   SlotRef,
@@ -77,6 +78,19 @@ export class RedisDeliveries implements Deliveries {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const reply = await this.calls.run('ack', [keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [id, fencingToken]);
     return ackResult(reply, 'ack');
+  }
+
+  async ackNext(slot: SlotRef, id: string, fencingToken: number, next: NextOccurrence): Promise<AckResult> {
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.calls.run('ackNext', [keys.due, keys.lease, this.keys.dataKey(slot.topic, slot.slot, id), keys.fwd], [
+      id,
+      fencingToken,
+      Math.round(next.dueAt),
+      next.payload,
+      this.keys.wakeChannel(slot.topic),
+      slot.slot,
+    ]);
+    return ackResult(reply, 'ackNext');
   }
 
   /** Passes only the buckets of the renewed ids when they are at most `FEW_BUCKETS`, every bucket otherwise. */

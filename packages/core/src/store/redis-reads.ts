@@ -1,6 +1,7 @@
 import type { RedisCalls } from './redis-calls.js';
 import type { TimeoutKeys } from './timeout-keys.js';
-import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry, StoredTimeout, StoreReads } from './timeout-store.js';
+import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry,
+  StoredFiringEntry, StoredTimeout, StoreReads } from './timeout-store.js';
 import { count, decodeStored, tuple, unexpected } from './redis-replies.js';
 
 /** Most dead letters one replay / purge script call moves; larger requests loop. */
@@ -49,6 +50,17 @@ export class RedisReads implements StoreReads {
     if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
     const entries: StoredPendingEntry[] = [];
     for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
+    return entries;
+  }
+
+  /** The pending listing's script, on the lease set: the same sorted-set page, scored by lease expiry. */
+  async listFiring(slot: SlotRef, offset: number, limit: number): Promise<StoredFiringEntry[]> {
+    if (limit <= 0) return [];
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.calls.script('listFiring', 'pendingList', [keys.lease], [Math.max(0, offset), limit]);
+    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
+    const entries: StoredFiringEntry[] = [];
+    for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), leaseExpiresAt: Number(reply[i + 1]) });
     return entries;
   }
 

@@ -208,6 +208,14 @@ export interface ClaimResult {
   nextLeaseExpiresAt: number | null;
 }
 
+/** The next occurrence of a recurring schedule, written by `ackNext`. */
+export interface NextOccurrence {
+  /** Due time, ms since the epoch on the store clock. */
+  dueAt: number;
+  /** JSON text of its payload. */
+  payload: string;
+}
+
 /** Identifies one delivery for ack / release. */
 export interface AckEntry {
   id: string;
@@ -269,4 +277,10 @@ export interface StoredDeadLetter {
 export interface StoredPendingEntry {
   id: string;
   dueAt: number;
+}
+
+/** One firing timeout of a slot's listing (`listFiring`), without its data. */
+export interface StoredFiringEntry {
+  id: string;
+  leaseExpiresAt: number;
 }

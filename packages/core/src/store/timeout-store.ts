@@ -9,6 +9,7 @@ import type {
   LeaseExpiryPolicy,
   LeaseRenewal,
   MovedEntry,
+  NextOccurrence,
   ReleaseResult,
   RenewResult,
   ScheduleOutcome,
@@ -17,6 +18,7 @@ import type {
   SlotStats,
   StoredDeadLetter,
   StoredPendingEntry,
+  StoredFiringEntry,
   StoredTimeout,
   StoreFailure,
   StoreScheduleEntry,
@@ -83,6 +85,13 @@ export interface Deliveries {
   /** Removes a fired timeout, only if `fencingToken` is still its current token. */
   ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult>;
 
+  /**
+   * Acks a fired occurrence of a recurring schedule and writes its next occurrence under the same
+   * id in one atomic step (pending at `next.dueAt`, payload `next.payload`, attempts reset), only
+   * if `fencingToken` is still its current token: a stale worker changes nothing.
+   */
+  ackNext(slot: SlotRef, id: string, fencingToken: number, next: NextOccurrence): Promise<AckResult>;
+
   /** Acks many fired timeouts of one slot at once; returns one result per entry, in order. */
   ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]>;
 
@@ -121,6 +130,9 @@ export interface StoreReads {
    * most `limit`: ids and due times only, for listings that merge the slots of a topic.
    */
   listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]>;
+
+  /** Lists the firing (leased) timeouts of one slot, earliest lease expiry first (ties in id byte order), without their data. */
+  listFiring(slot: SlotRef, offset: number, limit: number): Promise<StoredFiringEntry[]>;
 
   /** Dead letters of one slot, oldest first. */
   listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]>;

@@ -1,5 +1,5 @@
 import type { AckEntry, AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, FailOutcome, LeaseExpiryPolicy, Deliveries } from '../store/timeout-store.js';
-import type { LeaseRenewal, ReleaseResult, RenewResult, SlotRef, StoreFailure } from '../store/timeout-store.js';
+import type { LeaseRenewal, NextOccurrence, ReleaseResult, RenewResult, SlotRef, StoreFailure } from '../store/timeout-store.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
 import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
 import { bucketOf } from '../store/slot-of.js';
@@ -86,6 +86,22 @@ export class MemoryDeliveries implements Deliveries {
   async ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult> {
     this.slots.assertOpen();
     return this.ackOne(slot, id, fencingToken);
+  }
+
+  async ackNext(slot: SlotRef, id: string, fencingToken: number, next: NextOccurrence): Promise<AckResult> {
+    this.slots.assertOpen();
+    const state = this.slots.get(slot);
+    const entry = state.entries.get(id);
+    if (!entry || !holds(state, id, fencingToken)) {
+      const forwardedTo = this.layouts.forwarded(slot, id, fencingToken);
+      return forwardedTo === undefined ? 'stale' : { forwardedTo };
+    }
+    const now = this.clock.now();
+    const before = earliestPending(state);
+    const dueAt = Math.round(next.dueAt);
+    state.entries.set(id, { id, state: 'pending', dueAt, scheduledAt: now, attempt: 0, fencingToken: 0, leaseExpiresAt: 0, lastError: undefined, payload: next.payload });
+    this.wakeUps.wakeIfAhead(slot, before, dueAt);
+    return 'acked';
   }
 
   async ackMany(slot: SlotRef, entries: readonly AckEntry[]): Promise<AckResult[]> {

@@ -1,5 +1,6 @@
 import type { CancelResult, ScheduleOutcome } from '../types.js';
-import type { Deliveries, LayoutMigration, ScheduleWrites, SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry, StoredTimeout, StoreReads, StoreTopic, TimeoutStore } from '../store/timeout-store.js';
+import type { Deliveries, LayoutMigration, ScheduleWrites, SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry,
+  StoredFiringEntry, StoredTimeout, StoreReads, StoreTopic, TimeoutStore } from '../store/timeout-store.js';
 import type { StoreScheduleEntry, StoreScheduleItem, StoreScheduleOutcome } from '../store/timeout-store.js';
 import { itemResults } from '../store/item-results.js';
 import { ManualClock } from './manual-clock.js';
@@ -7,7 +8,7 @@ import { MemorySlotLayouts } from './memory-slot-layouts.js';
 import { MemorySlotMigration } from './memory-slot-migration.js';
 import { MemoryWakeUps } from './memory-wake-ups.js';
 import { MemoryDeliveries } from './memory-deliveries.js';
-import { deadInOrder, earliestPending, keepsExisting, MemorySlots, page, pendingInOrder, type MemoryEntry, type MemorySlot } from './memory-slots.js';
+import { compareIds, deadInOrder, earliestPending, keepsExisting, MemorySlots, page, pendingInOrder, type MemoryEntry, type MemorySlot } from './memory-slots.js';
 
 /**
  * An in-memory `TimeoutStore` driven by a `ManualClock`, for unit tests of code that schedules or
@@ -220,6 +221,13 @@ class MemoryReads extends MemoryRole implements StoreReads {
   async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
     this.slots.assertOpen();
     return page(pendingInOrder(this.slots.get(slot)), offset, limit).map((entry) => ({ id: entry.id, dueAt: entry.dueAt }));
+  }
+
+  async listFiring(slot: SlotRef, offset: number, limit: number): Promise<StoredFiringEntry[]> {
+    this.slots.assertOpen();
+    const firing = [...this.slots.get(slot).entries.values()].filter((entry) => entry.state === 'firing');
+    firing.sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || compareIds(a.id, b.id));
+    return page(firing, offset, limit).map((entry) => ({ id: entry.id, leaseExpiresAt: entry.leaseExpiresAt }));
   }
 
   private chosenDead(state: MemorySlot, ids: readonly string[] | undefined): MemoryEntry[] {

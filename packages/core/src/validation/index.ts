@@ -4,3 +4,4 @@ export { MAX_TIMEOUT_ID_LENGTH } from './timeout-id.js';
 export { MAX_DELAY_MS } from './timing.js';
 export { MAX_PAYLOAD_DEPTH } from './payload.js';
 export { ENGINE_DEFAULTS, TOPIC_DEFAULTS, MAX_DRAIN_MS } from './defaults.js';
+export { CATCH_UP_POLICIES, DEFAULT_CATCH_UP, MIN_EVERY_MS } from './recurrence.js';
