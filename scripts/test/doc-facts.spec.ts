@@ -37,8 +37,10 @@ describe('docs/CONFIGURATION.md', () => {
     }
   });
 
-  it('gives every topic default as the engine applies it, maxRunMs as a multiple of leaseMs', () => {
-    const { backoff, maxRunMs, ...plain } = topic;
+  it('gives every topic default as the engine applies it, maxRunMs as a multiple of leaseMs, no late policy', () => {
+    const { backoff, maxRunMs, late, ...plain } = topic;
+    expect(late).toBeUndefined();
+    expect(table.get('topics.<name>.late')).toBe('none');
     for (const [name, value] of Object.entries(plain)) {
       expect({ name, documented: valueOf(table.get(`topics.<name>.${name}`) ?? '(missing)') }).toEqual({ name, documented: value });
     }

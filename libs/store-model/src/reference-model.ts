@@ -1,5 +1,5 @@
-import { LEASE_EXPIRED_ERROR, slotOf } from '@durable-timeout/core';
-import type { CancelResult, ClaimResult, FailOutcome, RenewResult, ScheduleIfExists, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
+import { LATE_ERROR, LEASE_EXPIRED_ERROR, slotOf } from '@durable-timeout/core';
+import type { CancelResult, ClaimResult, FailOutcome, LatePolicy, RenewResult, ScheduleIfExists, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
 
 /** One timeout as the reference model knows it. */
 export interface ModelEntry {
@@ -99,7 +99,13 @@ export class StoreModel {
    * should have answered, built from the model (tokens and times taken from the answer once
    * checked, since they come from the store's counter and clock). Throws when the answer breaks a rule.
    */
-  claim(slot: number, limit: number, leaseMs: number, result: ClaimResult): Omit<ClaimResult, 'claimed'> & { claimed: Omit<ClaimResult['claimed'][number], 'scheduledAt'>[] } {
+  claim(
+    slot: number,
+    limit: number,
+    leaseMs: number,
+    result: ClaimResult,
+    late?: LatePolicy,
+  ): Omit<ClaimResult, 'claimed'> & { claimed: Omit<ClaimResult['claimed'][number], 'scheduledAt'>[] } {
     const now = result.now;
     if (now < this.now) throw new Error(`store clock went back: ${now} < ${this.now}`);
     this.now = now;
@@ -126,7 +132,23 @@ export class StoreModel {
       .filter(([, entry]) => entry.state === 'pending' && entry.dueAt <= now)
       .sort(([a, x], [b, y]) => x.dueAt - y.dueAt || compareIds(a, b))
       .slice(0, limit);
-    const claimed = due.map(([id, entry], i) => {
+    // The late policy refuses, in due order, what it finds more than afterMs past its due time.
+    const refuses = late !== undefined && late.action !== 'fire';
+    const taken = due.filter(([id, entry]) => {
+      if (!refuses || now - entry.dueAt <= late.afterMs) return true;
+      const dueAt = entry.dueAt;
+      if (late.action === 'dead-letter') {
+        entry.state = 'dead';
+        entry.dueAt = now;
+        entry.lastError = LATE_ERROR;
+        incidents.push({ id, kind: 'late_dead', attempts: entry.attempt, at: now, error: LATE_ERROR, dueAt });
+      } else {
+        this.entries.delete(id);
+        incidents.push({ id, kind: 'late_skipped', attempts: entry.attempt, at: now, error: '', dueAt });
+      }
+      return false;
+    });
+    const claimed = taken.map(([id, entry], i) => {
       const token = result.claimed[i]?.fencingToken ?? Number.NaN;
       const previous = this.lastToken.get(id) ?? 0;
       if (!(token > previous)) throw new Error(`fencing token of "${id}" did not grow: ${token} after ${previous}`);
@@ -139,8 +161,9 @@ export class StoreModel {
       entry.claimedIn = slot;
       return { id, dueAt: entry.dueAt, attempt: entry.attempt, fencingToken: token, payload: entry.payload };
     });
-    const pendingDue = inSlot.filter(([, entry]) => entry.state === 'pending').map(([, entry]) => entry.dueAt);
-    const leases = inSlot.filter(([, entry]) => entry.state === 'firing').map(([, entry]) => entry.leaseExpiresAt);
+    const left = [...this.entries].filter(([id]) => this.slotOf(id) === slot);
+    const pendingDue = left.filter(([, entry]) => entry.state === 'pending').map(([, entry]) => entry.dueAt);
+    const leases = left.filter(([, entry]) => entry.state === 'firing').map(([, entry]) => entry.leaseExpiresAt);
     return {
       claimed,
       incidents,

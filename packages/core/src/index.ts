@@ -56,5 +56,5 @@ export { SlotMovedError } from './store/slot-moved.error.js';
 export { SlotLockedError } from './store/slot-locked.error.js';
 export { slotOf } from './store/slot-of.js';
 export { CONNECTION_URL_FORMS, maskPassword, parseConnectionUrl } from './store/connection-url.js';
-export { LEASE_EXPIRED_ERROR, MAX_STORED_ERROR_LENGTH } from './store/stored-error.js';
+export { LATE_ERROR, LEASE_EXPIRED_ERROR, MAX_STORED_ERROR_LENGTH } from './store/stored-error.js';
 export { migrateSlots, type SlotMigrationOptions, type SlotMigrationProgress, type SlotMigrationReport } from './engine/slot-migration.js';

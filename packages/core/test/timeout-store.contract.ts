@@ -7,6 +7,7 @@ import { storeContractFrame } from './contract-frame.js';
 import { describeScheduleModesContract } from './schedule-modes.contract.js';
 import { describeBulkCallsContract } from './bulk-calls.contract.js';
 import { describeLeaseRenewalContract } from './lease-renewal.contract.js';
+import { describeFlowControlContract } from './flow-control.contract.js';
 
 /** What one contract test gets from the store under test. */
 export interface StoreContractContext {
@@ -51,6 +52,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
   describeScheduleModesContract(name, makeContext);
   describeBulkCallsContract(name, makeContext);
   describeLeaseRenewalContract(name, makeContext);
+  describeFlowControlContract(name, makeContext);
   describe(`TimeoutStore contract: ${name}`, () => {
     let context: StoreContractContext;
     let store: TimeoutStore;

@@ -9,7 +9,9 @@
   leases to deal with in this call, ARGV[4] number of data buckets of a slot, ARGV[5] how many of
   the next due ids to report the buckets of, ARGV[6] max attempts, ARGV[7] retry backoff base ms,
   ARGV[8] retry backoff cap ms, ARGV[9] a random fraction in [0, 1) for the backoff jitter,
-  ARGV[10..] (`few` only) the bucket number of KEYS[6], KEYS[7], ...
+  ARGV[10] late policy: ms past its due time after which a due id is late (-1: no policy),
+  ARGV[11] what happens to a late id: 1 dead-lettered (error LATE), 2 dropped (skipped),
+  ARGV[12..] (`few` only) the bucket number of KEYS[6], KEYS[7], ...
   Returns {now, nextDueAt or nil, expired, nextLeaseExpiresAt or nil, next buckets, given up,
            then for each claimed id: id, dueAt, scheduledAt, attempt, fencingToken, payload}
   Ids of the data bucket a slot migration is moving (`moving_bucket`) are skipped: not claimed,
@@ -22,8 +24,12 @@
   the error LEASE_EXPIRED. A due or leased id whose stored value is unreadable (CORRUPT) or gone
   (MISSING) is dead-lettered: every value is checked before anything is written on its strength,
   so one bad entry never stops its slot. `given up` lists what this call did besides claiming, as
-  groups of five: id, code (1 retried after its lease expired, 2 dead after its lease expired,
-  3 dead: corrupt, 4 dead: missing), attempts, retry or death time, stored error text.
+  groups of six: id, code (1 retried after its lease expired, 2 dead after its lease expired,
+  3 dead: corrupt, 4 dead: missing, 5 dead: late, 6 dropped: late), attempts, retry or death
+  time, stored error text, due time (0 when not known).
+  The late policy is decided here, with the claim: a due id claimed more than ARGV[10] ms after
+  its due score is dead-lettered or dropped instead of claimed, so no handler ever runs for it
+  and no worker crash between the decision and its effect can lose it.
   nextLeaseExpiresAt is the earliest lease expiry left in the slot (this call's leases included),
   so a poller can wake when a dead worker's lease ends instead of at its next sweep. Next buckets
   are the distinct bucket numbers of the first ARGV[5] ids left in due: the keys the next `few`
@@ -39,10 +45,12 @@ local limit = tonumber(ARGV[1])
 local leaseUntil = now + tonumber(ARGV[2])
 local bucketCount = tonumber(ARGV[4])
 local maxAttempts = tonumber(ARGV[6])
+local lateAfter = tonumber(ARGV[10])
+local lateAction = tonumber(ARGV[11])
 local chosen = nil
-if #ARGV > 9 then
+if #ARGV > 11 then
   chosen = {}
-  for i = 10, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 4] end
+  for i = 12, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 6] end
 end
 
 local function data_key(id)
@@ -52,13 +60,14 @@ local function data_key(id)
 end
 
 local givenUp = {}
-local function report(id, code, attempts, at, err)
+local function report(id, code, attempts, at, err, dueAt)
   local n = #givenUp
   givenUp[n + 1] = id
   givenUp[n + 2] = code
   givenUp[n + 3] = attempts
   givenUp[n + 4] = at
   givenUp[n + 5] = err
+  givenUp[n + 6] = dueAt or 0
 end
 
 -- Dead-letters an id whose value is unreadable (its raw text is kept as the payload) or missing.
@@ -148,6 +157,15 @@ if count > 0 then
     if value then meta, rest = read_stored(value) end
     if not meta then
       bury_unreadable(bucket, id, value, rest)
+    elseif lateAfter >= 0 and now - dueAt > lateAfter then
+      local scheduledAt = dueAt - meta[1]
+      if lateAction == 1 then
+        bury(KEYS[4], bucket, id, now, scheduledAt, meta[2], LATE, string.sub(rest, meta[3] + 1))
+        report(id, 5, meta[2], now, LATE, dueAt)
+      else
+        rcall('HDEL', bucket, id)
+        report(id, 6, meta[2], now, '', dueAt)
+      end
     else
       token = token + 1
       meta[2], meta[4], meta[5] = meta[2] + 1, token, dueAt

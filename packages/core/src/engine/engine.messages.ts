@@ -12,6 +12,11 @@ export const engineMessages = {
   deadByStore: (topic: string, id: string, reason: string, error: string) =>
     `Timeout "${id}" of topic "${topic}" moved to the dead letters (${reason}): ${error}. ` +
     'Inspect with listDead(), then replayDead() or purgeDead().',
+  lateRefused: (topic: string, count: number, afterMs: number, action: 'dead-letter' | 'skip') =>
+    `${count} timeout(s) of topic "${topic}" were claimed more than ${afterMs} ms past their due time; ` +
+    (action === 'dead-letter'
+      ? 'moved to the dead letters (reason "late") by the late policy. Inspect with listDead(), then replayDead() or purgeDead().'
+      : 'dropped by the late policy (skip), no handler ran.'),
   stale: (topic: string, id: string, attempt: number, operation: string) =>
     `The ${operation} of "${id}" (topic "${topic}", attempt ${attempt}) was refused: its lease expired or it was rescheduled ` +
     'meanwhile, so another delivery owns it now. A lease ends while a handler runs only when its worker cannot renew ' +

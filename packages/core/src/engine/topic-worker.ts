@@ -7,7 +7,7 @@ import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { ClaimCapacity } from './claim-capacity.js';
-import { type ClaimSink, SlotPoller } from './slot-poller.js';
+import { type ClaimSink, SlotPoller, takenCount } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import { toError } from '../support/to-error.js';
@@ -133,13 +133,14 @@ export class TopicWorker implements ClaimSink {
 
   /** Reports what a claim retried or dead-lettered instead of claiming, then starts the handler for every timeout it claimed. */
   dispatch(slot: number, result: ClaimResult): void {
-    for (const incident of result.incidents) this.outcomes.reportIncident(incident);
+    if (result.incidents.length > 0) this.outcomes.reportIncidents(result.incidents);
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {
       const { carried, payload } = splitCarried(claimed.payload);
       const parsed = parseStoredPayload(payload);
       const delivery = new TimeoutDelivery<unknown>(this.topic, slot, claimed, parsed.ok ? parsed.value : null);
       delivery.leaseExpiresAt = leaseExpiresAt;
+      delivery.lateByMs = Math.max(0, result.now - claimed.dueAt);
       delivery.carried = carried;
       this.outstanding++;
       if (parsed.ok) this.runHandler(delivery);
@@ -161,12 +162,12 @@ export class TopicWorker implements ClaimSink {
     let count = 0;
     for (;;) {
       const sentAt = performance.now();
-      const result = await this.context.deliveries.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry);
+      const result = await this.context.deliveries.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry, this.options.late);
       this.context.clock.sample(result.now, sentAt, performance.now());
       this.dispatch(slot, result);
       count += result.claimed.length;
       await this.idle();
-      if (result.claimed.length < this.options.batchSize) return count;
+      if (takenCount(result) < this.options.batchSize) return count;
     }
   }
 

@@ -12,6 +12,7 @@ import type {
   AckResult,
   ClaimResult,
   FailOutcome,
+  LatePolicy,
   LeaseExpiryPolicy,
   LeaseRenewal,
   ReleaseResult,
@@ -45,7 +46,7 @@ export class RedisDeliveries implements Deliveries {
    * that claim was not a full batch; the script changes nothing and says so when it needs another
    * bucket (or an expired lease waits), and the claim is made again with every bucket.
    */
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
+  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY, late?: LatePolicy): Promise<ClaimResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
     const args: ScriptArg[] = [
@@ -58,6 +59,7 @@ export class RedisDeliveries implements Deliveries {
       expiry.backoff.baseMs,
       expiry.backoff.capMs,
       Math.random(),
+      ...lateArgs(late),
     ];
     const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout];
     const hint = this.claimHints.get(slot);
@@ -155,4 +157,10 @@ export class RedisDeliveries implements Deliveries {
     }
     return result;
   }
+}
+
+/** The claim script's late-policy arguments (ARGV[10], ARGV[11]): after ms (-1: none) and action code. */
+function lateArgs(late: LatePolicy | undefined): ScriptArg[] {
+  if (late === undefined || late.action === 'fire') return [-1, 0];
+  return [Math.max(0, Math.round(late.afterMs)), late.action === 'dead-letter' ? 1 : 2];
 }

@@ -167,23 +167,40 @@ export interface LeaseExpiryPolicy {
 }
 
 /**
+ * What a claim does with a due timeout claimed more than `afterMs` past its due time (store
+ * clock): dead-letters it (`dead-letter`, error `LATE_ERROR`) or drops it (`skip`) instead of
+ * claiming it. `fire` claims it like any other (as does no policy at all).
+ */
+export interface LatePolicy {
+  afterMs: number;
+  action: LateAction;
+}
+
+/** What the `late` topic option does with a late timeout (see `LatePolicy`). */
+export type LateAction = 'fire' | 'dead-letter' | 'skip';
+
+/**
  * What a claim did to a timeout other than claiming it:
  * - `lease_retried`: its lease expired (its worker died or its handler outran `leaseMs`); it counts
  *   as a failed attempt and runs again at `at`;
  * - `lease_dead`: the same, on its last attempt: moved to the dead letters at `at`;
  * - `corrupt`: its stored data could not be read (written by another tool or version, or damaged):
  *   moved to the dead letters with the raw text as its payload;
- * - `missing`: its id was due or leased but its data was gone: moved to the dead letters.
+ * - `missing`: its id was due or leased but its data was gone: moved to the dead letters;
+ * - `late_dead`: it was due more than the late policy's `afterMs` ago: moved to the dead letters;
+ * - `late_skipped`: the same, with the `skip` action: dropped (gone, as if cancelled).
  */
 export interface ClaimIncident {
   id: string;
-  kind: 'lease_retried' | 'lease_dead' | 'corrupt' | 'missing';
+  kind: 'lease_retried' | 'lease_dead' | 'corrupt' | 'missing' | 'late_dead' | 'late_skipped';
   /** Attempts made so far (0 when unknown: corrupt or missing). */
   attempts: number;
   /** Retry time (`lease_retried`) or time of death, store clock. */
   at: number;
-  /** The error stored with the timeout. */
+  /** The error stored with the timeout ('' for `late_skipped`). */
   error: string;
+  /** The due time it was late for (`late_dead`, `late_skipped` only). */
+  dueAt?: number;
 }
 
 /** Result of `claim`. */

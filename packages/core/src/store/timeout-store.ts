@@ -6,6 +6,7 @@ import type {
   CopiedEntry,
   ExportedEntries,
   FailOutcome,
+  LatePolicy,
   LeaseExpiryPolicy,
   LeaseRenewal,
   MovedEntry,
@@ -73,8 +74,11 @@ export interface Deliveries {
    * never stops the claim. Returns the claimed timeouts with their payloads, what happened to the
    * others (`incidents`), the store clock `now`, the earliest due time left in the slot (or null
    * when none is pending) and the earliest lease expiry left in the slot (or null when nothing is firing).
+   * With a `late` policy whose action is not `fire`, a due id more than `late.afterMs` past its due
+   * time is dead-lettered (`LATE_ERROR`) or dropped in the same atomic step instead of claimed
+   * (incidents `late_dead`, `late_skipped`); it counts towards `limit`.
    */
-  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult>;
+  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy, late?: LatePolicy): Promise<ClaimResult>;
 
   /** Removes a fired timeout, only if `fencingToken` is still its current token. */
   ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult>;

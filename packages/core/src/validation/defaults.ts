@@ -10,6 +10,7 @@ export const TOPIC_DEFAULTS: Readonly<ResolvedTopicOptions> = Object.freeze({
   concurrency: 256,
   maxPayloadBytes: 64 * 1024,
   maxRunMs: 300_000,
+  late: undefined,
 });
 
 /** What a store's claim does with expired leases when the caller gives no policy: the topic defaults. */

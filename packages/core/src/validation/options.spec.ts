@@ -27,6 +27,11 @@ describe('resolveOptions', () => {
     expect(resolve({ topics: { a: {} }, logger: null }).logger).toBeNull();
   });
 
+  it('keeps a valid late policy as given, and none by default', () => {
+    expect(resolve({ topics: { a: { late: { afterMs: 60_000, action: 'dead-letter' } } } }).topics.get('a')!.late).toEqual({ afterMs: 60_000, action: 'dead-letter' });
+    expect(resolve({ topics: { a: {} } }).topics.get('a')!.late).toBeUndefined();
+  });
+
   it('raises capMs to a baseMs above the default cap', () => {
     expect(resolve({ topics: { a: { backoff: { baseMs: 600_000 } } } }).topics.get('a')!.backoff).toEqual({ baseMs: 600_000, capMs: 600_000 });
   });
@@ -54,6 +59,12 @@ describe('resolveOptions', () => {
     ['a command timeout of -1', { topics: { a: {} }, commandTimeoutMs: -1 }, /commandTimeoutMs/],
     ['a logger without warn', { topics: { a: {} }, logger: { log() {}, error() {} } }, /logger/],
     ['a store that is not one', { topics: { a: {} }, store: {} }, /TimeoutStore/],
+    ['a late policy that is not an object', { topics: { a: { late: 'skip' } } }, /topics\.a\.late = "skip": use \{ afterMs, action/],
+    ['a late policy without afterMs', { topics: { a: { late: { action: 'skip' } } } }, /topics\.a\.late\.afterMs/],
+    ['a negative late afterMs', { topics: { a: { late: { afterMs: -1, action: 'skip' } } } }, /topics\.a\.late\.afterMs = -1/],
+    ['an unknown late action', { topics: { a: { late: { afterMs: 10, action: 'drop' } } } }, /topics\.a\.late\.action = "drop": use 'fire', 'dead-letter' or 'skip'/],
+    ['a late policy without action', { topics: { a: { late: { afterMs: 10 } } } }, /topics\.a\.late\.action/],
+    ['a misspelt late option', { topics: { a: { late: { afterMs: 10, action: 'skip', after: 1 } } } }, /Unknown option topics\.a\.late\.after/],
   ])('refuses %s', (_name, options, message) => {
     expect(() => resolve(options)).toThrow(InvalidOptionsError);
     expect(() => resolve(options)).toThrow(message);

@@ -1,6 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
-import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
+import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, LateAction, LatePolicy } from '../types.js';
+import type { ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
 import { assertTopicName } from './topic-name.js';
 import { MAX_DELAY_MS } from './timing.js';
 import { ENGINE_DEFAULTS, MAX_DRAIN_MS, TOPIC_DEFAULTS } from './defaults.js';
@@ -22,7 +23,11 @@ export interface ResolvedOptions {
   durability: DurabilityOptions | undefined;
 }
 
-const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs'];
+const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs', 'late'];
+const LATE_OPTION_NAMES = ['afterMs', 'action'];
+const LATE_ACTIONS: readonly LateAction[] = ['fire', 'dead-letter', 'skip'];
+/** Largest `late.afterMs` (a year). */
+const MAX_LATE_AFTER_MS = 31_536_000_000;
 const BACKOFF_OPTION_NAMES = ['baseMs', 'capMs'];
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 /** What a `store` option must have: its life's methods, and each role with the methods the engine calls first. */
@@ -102,7 +107,26 @@ function resolveTopic(topic: string, options: TopicOptions | undefined): Resolve
     maxPayloadBytes: integerIn(name('maxPayloadBytes'), given.maxPayloadBytes, TOPIC_DEFAULTS.maxPayloadBytes, 4, 64 * 1024 * 1024),
     // Ten leases by default: a handler that hangs gives its timeout up instead of renewing forever.
     maxRunMs: integerIn(name('maxRunMs'), given.maxRunMs, 10 * leaseMs, 100, MAX_DELAY_MS),
+    late: resolveLate(name('late'), given.late),
   };
+}
+
+/** The `late` topic option: `{ afterMs, action }` with both set, or undefined (no policy). */
+function resolveLate(where: string, late: unknown): LatePolicy | undefined {
+  if (late === undefined) return undefined;
+  if (typeof late !== 'object' || late === null || Array.isArray(late)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(where, late, "use { afterMs, action: 'fire' | 'dead-letter' | 'skip' }"));
+  }
+  rejectUnknown(where, late, LATE_OPTION_NAMES);
+  const given = late as Partial<LatePolicy>;
+  if (given.afterMs === undefined) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${where}.afterMs`, undefined, `use a whole number of ms from 0 to ${MAX_LATE_AFTER_MS}`));
+  }
+  const afterMs = integerIn(`${where}.afterMs`, given.afterMs, 0, 0, MAX_LATE_AFTER_MS);
+  if (!LATE_ACTIONS.includes(given.action as LateAction)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${where}.action`, given.action, "use 'fire', 'dead-letter' or 'skip'"));
+  }
+  return { afterMs, action: given.action as LateAction };
 }
 
 /**
