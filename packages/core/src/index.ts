@@ -27,6 +27,7 @@ export type {
   ScheduleOutcome,
   ScheduleResult,
   ResolvedTopicOptions,
+  ResumeOptions,
   RetryReason,
   ScheduleTiming,
   StopOptions,
@@ -37,6 +38,8 @@ export type {
   TimeoutLogger,
   TimeoutState,
   TopicOptions,
+  TopicPauseState,
+  TopicResumeResult,
   TopicSlotStats,
   TopicStats,
 } from './types.js';

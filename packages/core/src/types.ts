@@ -209,6 +209,34 @@ export interface TimeoutEvent<TPayload = JsonValue> {
 /** A timeout handler. Returning (or resolving) acknowledges; throwing (or rejecting) retries. */
 export type TimeoutHandler<TPayload = JsonValue> = (event: TimeoutEvent<TPayload>) => unknown | Promise<unknown>;
 
+/** Options of `resume`. */
+export interface ResumeOptions {
+  /**
+   * `true`: every pending due time of the topic moves later by the length of the pause, as if the
+   * clock had stopped while it lasted. `false` (default): what fell due during the pause fires now.
+   */
+  shift?: boolean | undefined;
+}
+
+/** Whether a topic is paused (`pause`, `pauseState`). */
+export interface TopicPauseState {
+  topic: string;
+  paused: boolean;
+  /** When the topic was paused (ms since the epoch, Redis clock); null when it is not paused. */
+  pausedAt: number | null;
+}
+
+/** What `resume` did. */
+export interface TopicResumeResult {
+  topic: string;
+  /** False when the topic was not paused (nothing changed). */
+  resumed: boolean;
+  /** How long the pause lasted, ms (Redis clock); 0 when it was not paused. */
+  pausedMs: number;
+  /** How many pending due times moved later (`shift: true` only). */
+  shifted: number;
+}
+
 /** Counts of a topic, over all its slots. */
 export interface TopicStats {
   topic: string;
@@ -278,6 +306,8 @@ export interface HealthSnapshot {
   maxPollerIdleMs: number | null;
   /** Handlers running now. */
   inFlight: number;
+  /** Topics handled here whose last claim found them paused (`pause`), in handler order. */
+  pausedTopics: string[];
 }
 
 /**

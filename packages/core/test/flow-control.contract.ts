@@ -1,6 +1,7 @@
 /// <reference types="jest" />
 import { LATE_ERROR } from '../src/store/stored-error.js';
 import type { LatePolicy, SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
+import { waitUntil } from '@durable-timeout/redis-testing';
 import { storeContractFrame } from './contract-frame.js';
 import type { StoreContractContext } from './timeout-store.contract.js';
 
@@ -111,6 +112,94 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
       expect(refused.claimed).toEqual([]);
       expect(refused.incidents).toEqual([expect.objectContaining({ id: 'retried', kind: 'late_dead', attempts: 2 })]);
       expect(await store.reads.get(slot, 'retried')).toMatchObject({ state: 'dead', attempt: 2, lastError: LATE_ERROR, payload: '"r"' });
+    });
+
+    describe('pause and resume', () => {
+      const otherSlot: SlotRef = { topic: 'payment', slot: 8 };
+
+      it('claims nothing and changes nothing in a paused slot, expired leases included; other slots go on', async () => {
+        const now = await store.now();
+        await store.writes.schedule(slot, 'leased', { at: now - 1, payload: '1' });
+        const [leased] = (await store.deliveries.claim(slot, 1, 1)).claimed;
+        await store.writes.schedule(slot, 'due', { at: now - 1, payload: '2' });
+        await store.writes.schedule(otherSlot, 'elsewhere', { at: now - 1, payload: '3' });
+        const paused = await store.reads.pause(slot);
+        expect(paused.pausedAt).toBe(paused.now);
+        await context.advance(5);
+        const result = await store.deliveries.claim(slot, 10, LONG);
+        expect(result).toEqual({ claimed: [], incidents: [], now: expect.any(Number), nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null, paused: true });
+        expect(await store.reads.get(slot, 'due')).toMatchObject({ state: 'pending', attempt: 0 });
+        expect(await store.reads.get(slot, 'leased')).toMatchObject({ state: 'firing', fencingToken: leased!.fencingToken });
+        expect((await store.deliveries.claim(otherSlot, 10, LONG)).claimed.map((entry) => entry.id)).toEqual(['elsewhere']);
+      });
+
+      it('keeps accepting schedules and cancels while paused, and reports the pause with its first time', async () => {
+        expect(await store.reads.pauseState(slot)).toEqual({ now: expect.any(Number), pausedAt: null });
+        const first = await store.reads.pause(slot);
+        await context.advance(5);
+        expect((await store.reads.pause(slot)).pausedAt).toBe(first.pausedAt);
+        expect((await store.reads.pauseState(slot)).pausedAt).toBe(first.pausedAt);
+        expect((await store.reads.pauseState(otherSlot)).pausedAt).toBeNull();
+        const now = await store.now();
+        expect((await store.writes.schedule(slot, 'kept', { at: now - 1, payload: '1' })).outcome).toBe('created');
+        await store.writes.schedule(slot, 'dropped', { at: now - 1, payload: '2' });
+        expect(await store.writes.cancel(slot, 'dropped')).toBe('cancelled');
+        expect(await store.reads.stats(slot)).toMatchObject({ pending: 1, firing: 0 });
+      });
+
+      it('resumes without shift: what fell due is claimed at once, and a second resume changes nothing', async () => {
+        const now = await store.now();
+        await store.writes.schedule(slot, 'waited', { at: now - 1, payload: '1' });
+        const { pausedAt } = await store.reads.pause(slot);
+        await context.advance(20);
+        const resumed = await store.reads.resume(slot, false);
+        expect(resumed).toEqual({ now: expect.any(Number), pausedAt, shifted: 0 });
+        expect(resumed.now - pausedAt!).toBeGreaterThanOrEqual(20);
+        const claimed = await store.deliveries.claim(slot, 10, LONG);
+        expect(claimed.paused).toBeUndefined();
+        expect(claimed.claimed.map((entry) => [entry.id, entry.dueAt])).toEqual([['waited', now - 1]]);
+        expect(await store.reads.resume(slot, true)).toEqual({ now: expect.any(Number), pausedAt: null, shifted: 0 });
+      });
+
+      it('resumes with shift: every pending due time moves later by the pause, scheduledAt and payload kept, firing ones untouched', async () => {
+        const now = await store.now();
+        await store.writes.schedule(slot, 'firing', { at: now - 1, payload: '"f"' });
+        await store.deliveries.claim(slot, 1, LONG);
+        await store.writes.schedule(slot, 'overdue', { at: now - 1, payload: '"o"' });
+        await store.writes.schedule(slot, 'later', { at: now + LONG, payload: '"l"' });
+        const before = await store.reads.get(slot, 'later');
+        const { pausedAt } = await store.reads.pause(slot);
+        await context.advance(30);
+        const resumed = await store.reads.resume(slot, true);
+        const pauseMs = resumed.now - pausedAt!;
+        expect(pauseMs).toBeGreaterThanOrEqual(30);
+        expect(resumed).toMatchObject({ pausedAt, shifted: 2 });
+        expect(await store.reads.get(slot, 'overdue')).toMatchObject({ state: 'pending', dueAt: now - 1 + pauseMs, payload: '"o"' });
+        expect(await store.reads.get(slot, 'later')).toMatchObject({ state: 'pending', dueAt: now + LONG + pauseMs, scheduledAt: before!.scheduledAt, payload: '"l"' });
+        expect(await store.reads.get(slot, 'firing')).toMatchObject({ state: 'firing', dueAt: now - 1 });
+        expect((await store.reads.listPending(slot, 0, 10)).map((entry) => entry.id)).toEqual(['overdue', 'later']);
+      });
+
+      it('wakes the subscribers of the topic when a slot resumes', async () => {
+        const peer = await context.openPeer();
+        const woken: [number, number][] = [];
+        const unsubscribe = await peer.subscribe(['payment'], (ref, dueAt) => woken.push([ref.slot, dueAt]), () => undefined);
+        try {
+          const now = await store.now();
+          await store.writes.schedule(slot, 'waiting', { at: now + LONG, payload: '1' });
+          // The schedule's own wake-up first; then only the resume can wake the slot again.
+          await waitUntil(() => woken.length === 1);
+          await store.reads.pause(slot);
+          await store.reads.resume(slot, false);
+          await waitUntil(() => woken.length === 2);
+          expect(woken).toEqual([
+            [slot.slot, now + LONG],
+            [slot.slot, now + LONG],
+          ]);
+        } finally {
+          await unsubscribe();
+        }
+      });
     });
   });
 }

@@ -80,7 +80,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
       const ROLES = {
         writes: ['schedule', 'scheduleMany', 'cancel', 'cancelMany'],
         deliveries: ['claim', 'ack', 'ackMany', 'renewLeases', 'fail', 'release'],
-        reads: ['get', 'stats', 'listPending', 'listDead', 'replayDead', 'purgeDead'],
+        reads: ['get', 'stats', 'listPending', 'listDead', 'replayDead', 'purgeDead', 'pause', 'pauseState', 'resume'],
         layout: ['readLayout', 'claimLayout', 'beginMigration', 'finishMigration', 'markSlot', 'bucketIds', 'exportEntries', 'importEntries', 'dropEntries', 'unimportEntries'],
       } as const;
 

@@ -2,8 +2,8 @@
   Claims due timeouts of one slot, after dealing with the leases that expired.
 
   KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] fencing token counter, KEYS[4] dead ZSET,
-  KEYS[5] layout marker
-  KEYS[6..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
+  KEYS[5] layout marker, KEYS[6] pause marker HASH (field `at` set while the topic is paused)
+  KEYS[7..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
            registration) the buckets the caller expects the claim to need, padded with repeats
   ARGV[1] most ids to claim (the store caps it at 1,000), ARGV[2] lease ms, ARGV[3] most expired
   leases to deal with in this call, ARGV[4] number of data buckets of a slot, ARGV[5] how many of
@@ -11,9 +11,11 @@
   ARGV[8] retry backoff cap ms, ARGV[9] a random fraction in [0, 1) for the backoff jitter,
   ARGV[10] late policy: ms past its due time after which a due id is late (-1: no policy),
   ARGV[11] what happens to a late id: 1 dead-lettered (error LATE), 2 dropped (skipped),
-  ARGV[12..] (`few` only) the bucket number of KEYS[6], KEYS[7], ...
+  ARGV[12..] (`few` only) the bucket number of KEYS[7], KEYS[8], ...
   Returns {now, nextDueAt or nil, expired, nextLeaseExpiresAt or nil, next buckets, given up,
            then for each claimed id: id, dueAt, scheduledAt, attempt, fencingToken, payload}
+  or {now, nil, -1, nil, {}, {}} while the slot is paused (its pause marker is set): nothing is
+  claimed, no expired lease dealt with, nothing changed.
   Ids of the data bucket a slot migration is moving (`moving_bucket`) are skipped: not claimed,
   their expired leases not dealt with, until the bucket was moved.
   or 0, changing nothing, when a `few` call lacks a bucket it needs (or an expired lease waits):
@@ -40,6 +42,7 @@
 local rcall = redis.call
 -- @include stored
 local now = now_ms()
+if rcall('HGET', KEYS[6], 'at') then return {now, false, -1, false, {}, {}} end
 local busy = moving_bucket(KEYS[5])
 local limit = tonumber(ARGV[1])
 local leaseUntil = now + tonumber(ARGV[2])
@@ -50,13 +53,13 @@ local lateAction = tonumber(ARGV[11])
 local chosen = nil
 if #ARGV > 11 then
   chosen = {}
-  for i = 12, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 6] end
+  for i = 12, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 5] end
 end
 
 local function data_key(id)
   local bucket = bucket_index(id, bucketCount)
   if chosen then return chosen[bucket] end
-  return KEYS[6 + bucket]
+  return KEYS[7 + bucket]
 end
 
 local givenUp = {}

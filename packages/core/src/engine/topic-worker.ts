@@ -131,8 +131,18 @@ export class TopicWorker implements ClaimSink {
     return idle;
   }
 
+  /** Slots whose last claim found the topic paused. */
+  private readonly pausedSlots = new Set<number>();
+
+  /** Whether the last claim of any slot found the topic paused. */
+  get paused(): boolean {
+    return this.pausedSlots.size > 0;
+  }
+
   /** Reports what a claim retried or dead-lettered instead of claiming, then starts the handler for every timeout it claimed. */
   dispatch(slot: number, result: ClaimResult): void {
+    if (result.paused) this.pausedSlots.add(slot);
+    else this.pausedSlots.delete(slot);
     if (result.incidents.length > 0) this.outcomes.reportIncidents(result.incidents);
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {

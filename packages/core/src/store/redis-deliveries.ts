@@ -61,7 +61,7 @@ export class RedisDeliveries implements Deliveries {
       Math.random(),
       ...lateArgs(late),
     ];
-    const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout];
+    const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout, keys.paused];
     const hint = this.claimHints.get(slot);
     let reply: unknown = 0;
     if (hint !== undefined) {

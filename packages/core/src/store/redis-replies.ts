@@ -129,6 +129,7 @@ export function decodeClaim(reply: unknown): ClaimResult {
     if (incident.kind === 'late_dead' || incident.kind === 'late_skipped') incident.dueAt = Number(given[i + 5]);
     incidents.push(incident);
   }
+  if (reply[2] === -1) return { claimed, incidents, now: Number(reply[0]), nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null, paused: true };
   return {
     claimed,
     incidents,

@@ -221,6 +221,27 @@ export interface ClaimResult {
    * more expired leases were left than one claim recovers.
    */
   nextLeaseExpiresAt: number | null;
+  /**
+   * True when the slot is paused (`StoreReads.pause`): the claim changed nothing, claimed nothing,
+   * and reports no due time or lease expiry (a poller sleeps until a wake-up or its sweep).
+   */
+  paused?: boolean;
+}
+
+/** Whether a slot is paused: the store clock now, and when the slot was paused (null: it is not). */
+export interface PauseState {
+  now: number;
+  pausedAt: number | null;
+}
+
+/** What `resume` did to a slot. */
+export interface ResumeResult {
+  /** Store clock when it ran. */
+  now: number;
+  /** When the slot had been paused; null when it was not paused (nothing changed). */
+  pausedAt: number | null;
+  /** How many pending due times moved later (`shift` only). */
+  shifted: number;
 }
 
 /** Identifies one delivery for ack / release. */

@@ -14,6 +14,8 @@ export interface SlotKeys {
   layout: string;
   /** HASH id -> fencing token of deliveries a change of slot count moved to another slot. */
   fwd: string;
+  /** HASH, the slot's pause marker: field `at`, the Redis time it was paused (ms); exists only while its topic is paused. */
+  paused: string;
   /** The data buckets (HASH id -> packed meta and payload), index = `bucketOf(id)`. */
   buckets: readonly string[];
 }
@@ -26,6 +28,7 @@ export interface SlotKeys {
  * - `dt:{payment:3}:seq` (string counter),
  * - `dt:{payment:3}:layout` (string) and `dt:{payment:3}:fwd` (HASH), written only when the
  *   topic's slot count changes,
+ * - `dt:{payment:3}:paused` (HASH, field `at`), there only while the topic is paused,
  * - `dt:{payment:3}:d:0` ... `dt:{payment:3}:d:127` (HASH data buckets),
  * - `dt:topics` (HASH topic -> slot count): the slot count each topic was first used with,
  * - channel `dt:wake:payment` (wake-up notifications of the topic).
@@ -53,6 +56,7 @@ export class TimeoutKeys {
         seq: `${base}:seq`,
         layout: `${base}:layout`,
         fwd: `${base}:fwd`,
+        paused: `${base}:paused`,
         buckets,
       };
       this.cache.set(cacheKey, keys);

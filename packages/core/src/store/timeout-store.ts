@@ -10,7 +10,9 @@ import type {
   LeaseExpiryPolicy,
   LeaseRenewal,
   MovedEntry,
+  PauseState,
   ReleaseResult,
+  ResumeResult,
   RenewResult,
   ScheduleOutcome,
   SlotMarker,
@@ -130,6 +132,23 @@ export interface StoreReads {
 
   /** Deletes dead letters (all of the slot when `ids` is omitted). Returns how many. */
   purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number>;
+
+  /**
+   * Pauses one slot: from now on its claims change nothing and claim nothing (`ClaimResult.paused`)
+   * until `resume`; schedules, cancels and every other call go on. Kept in the store, so it holds
+   * for every instance and across restarts. Pausing a paused slot keeps its first pause time.
+   */
+  pause(slot: SlotRef): Promise<PauseState>;
+
+  /** Whether one slot is paused, and since when. */
+  pauseState(slot: SlotRef): Promise<PauseState>;
+
+  /**
+   * Ends the pause of one slot and wakes its pollers (every instance's). With `shift`, every
+   * pending due time of the slot moves later by the length of its pause (scheduledAt unchanged);
+   * without, what fell due meanwhile is claimed at once. A slot that is not paused is left as it is.
+   */
+  resume(slot: SlotRef, shift: boolean): Promise<ResumeResult>;
 }
 
 /** Where a topic's timeouts live: its recorded slot count, and the calls of a change of it (`migrateSlots`). */

@@ -28,6 +28,7 @@ export class MemoryDeliveries implements Deliveries {
     this.slots.assertOpen();
     const now = this.clock.now();
     const state = this.slots.get(slot);
+    if (state.pausedAt !== null) return { claimed: [], incidents: [], now, nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null, paused: true };
     // Ids of the bucket a slot migration is moving are left alone until it is moved.
     const busy = this.layouts.movingBucket(slot);
     const movable = (entry: MemoryEntry) => busy === undefined || bucketOf(entry.id) !== busy;
