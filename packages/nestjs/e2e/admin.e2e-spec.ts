@@ -227,6 +227,21 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     expect((await http.post('/ops/timeouts/api/topics/payment/dead/purge').set(auth).set('x-durable-timeout-admin', '1').send({ ids: 'poison-2' })).status).toBe(400);
   });
 
+  it('pauses and resumes a topic through the API, with the page header only', async () => {
+    const http = request(app.getHttpServer());
+    const auth = { authorization: `Bearer ${TOKEN}`, 'x-durable-timeout-admin': '1' };
+    expect((await http.post('/ops/timeouts/api/topics/bulk/pause').set({ authorization: `Bearer ${TOKEN}` })).status).toBe(403);
+    expect(await engine.paused('bulk')).toBe(false);
+    const paused = await http.post('/ops/timeouts/api/topics/bulk/pause').set(auth).expect(200);
+    expect(paused.body).toEqual({ topic: 'bulk', paused: true, pausedAt: expect.any(Number) });
+    expect(await engine.paused('bulk')).toBe(true);
+    expect((await http.post('/ops/timeouts/api/topics/bulk/resume').set(auth).send({ shift: 'yes' })).status).toBe(400);
+    const resumed = await http.post('/ops/timeouts/api/topics/bulk/resume').set(auth).send({}).expect(200);
+    expect(resumed.body).toEqual({ topic: 'bulk', resumed: true, pausedMs: expect.any(Number), shifted: 0 });
+    expect(await engine.paused('bulk')).toBe(false);
+    expect((await http.post('/ops/timeouts/api/topics/parcel/pause').set(auth)).status).toBe(404);
+  });
+
   it(`stays quick on a topic with ${BULK.toLocaleString('en-US')} pending: counts and pages, never whole sets`, async () => {
     const start = Date.now() + 3_600_000;
     const ids = Array.from({ length: BULK }, (_, n) => `bulk-${String(n).padStart(6, '0')}`);

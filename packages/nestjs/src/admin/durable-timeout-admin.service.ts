@@ -1,5 +1,6 @@
 import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { DurableTimeoutError, DurableTimeouts, UnknownTopicError, type DeadLetter, type TimeoutInfo, type TopicSlotStats, type TopicStats } from '@durable-timeout/core';
+import type { TopicPauseState, TopicResumeResult } from '@durable-timeout/core';
 import { httpAnswerOf } from '../durable-timeout-http-errors.js';
 import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
 import { DURABLE_TIMEOUT_ADMIN_SETTINGS } from './durable-timeout-admin.constants.js';
@@ -65,6 +66,16 @@ export class DurableTimeoutAdminService {
   /** Purges the chosen dead letters (all when `ids` is undefined); returns how many. */
   purge(topic: string, ids: readonly string[] | undefined): Promise<number> {
     return asHttp(() => this.engine.purgeDead(topic, ids));
+  }
+
+  /** Pauses a topic on every instance. */
+  pause(topic: string): Promise<TopicPauseState> {
+    return asHttp(() => this.engine.pause(topic));
+  }
+
+  /** Resumes a paused topic, shifting its pending due times by the pause when `shift` is true. */
+  resume(topic: string, shift: boolean): Promise<TopicResumeResult> {
+    return asHttp(() => this.engine.resume(topic, { shift }));
   }
 
   private hidePayload<T extends { payload: unknown }>(record: T): Omit<T, 'payload'> & { payload?: T['payload'] } {
