@@ -27,6 +27,7 @@ export type {
   ScheduleOutcome,
   ScheduleResult,
   ResolvedTopicOptions,
+  RateLimitOptions,
   ResumeOptions,
   RetryReason,
   ScheduleTiming,

@@ -19,11 +19,21 @@ export interface BackoffOptions {
 }
 
 /** A topic's settings after defaults are applied and validated (see `DurableTimeouts.settings`). */
-export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff' | 'late'>> & {
+export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff' | 'late' | 'rateLimit'>> & {
   backoff: Required<BackoffOptions>;
   /** The late policy, or undefined when there is none. */
   late: LatePolicy | undefined;
+  /** The rate limit with its burst filled in, or undefined when there is none. */
+  rateLimit: Required<RateLimitOptions> | undefined;
 };
+
+/** A topic's rate limit (the topic option `rateLimit`). */
+export interface RateLimitOptions {
+  /** Most handler runs started per second, over every instance. From 0.001 to 1,000,000. */
+  perSecond: number;
+  /** Most started at once after an idle spell (the bucket's size), a whole number from 1. Default: `perSecond` rounded up. */
+  burst?: number | undefined;
+}
 
 /** Settings of one topic (a kind of timeout, e.g. `payment`). Every field has a default. */
 export interface TopicOptions {
@@ -56,6 +66,13 @@ export interface TopicOptions {
    * fires). See docs/FLOW-CONTROL.md.
    */
   late?: LatePolicy | undefined;
+  /**
+   * Most timeouts of this topic fired per second over every instance: a token bucket kept in Redis
+   * and taken inside the claim (Redis clock), split evenly over the topic's slots (each slot gets
+   * `perSecond / slots` and `burst / slots`, at least 1). What waits stays pending, in due order.
+   * Default: none. See docs/FLOW-CONTROL.md.
+   */
+  rateLimit?: RateLimitOptions | undefined;
 }
 
 /** Minimal logger the engine writes to. Messages name topic, id and attempt, never a payload. */

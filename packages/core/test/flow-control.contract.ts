@@ -201,5 +201,47 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
         }
       });
     });
+
+    describe('rate limit', () => {
+      /** One token a second, three at most: a test waits for a token only when it means to. */
+      const rate = { perMs: 0.001, burst: 3 };
+
+      async function scheduleDue(count: number): Promise<number> {
+        const now = await store.now();
+        await store.writes.scheduleMany(slot, Array.from({ length: count }, (_, i) => ({ id: `r-${i}`, entry: { at: now - 100 + i, payload: String(i) } })));
+        return now;
+      }
+
+      it('claims at most the burst, then nothing until a token comes, and says when it comes', async () => {
+        // One token in 10 s: no token comes between two claims of this test.
+        const slow = { perMs: 0.0001, burst: 3 };
+        await scheduleDue(5);
+        const first = await store.deliveries.claim(slot, 10, LONG, undefined, undefined, slow);
+        expect(first.claimed.map((entry) => entry.id)).toEqual(['r-0', 'r-1', 'r-2']);
+        const second = await store.deliveries.claim(slot, 10, LONG, undefined, undefined, slow);
+        expect(second.claimed).toEqual([]);
+        // The remaining due ids wait for the token: the next claim worth making is when it comes.
+        expect(second.nextDueAt).toBeGreaterThan(second.now);
+        expect(second.nextDueAt).toBeLessThanOrEqual(first.now + 10_000);
+        expect((await store.reads.stats(slot)).pending).toBe(2);
+      });
+
+      it('refills at its rate up to the burst, on the store clock', async () => {
+        await scheduleDue(6);
+        expect((await store.deliveries.claim(slot, 10, LONG, undefined, undefined, rate)).claimed).toHaveLength(3);
+        await context.advance(1_050);
+        const refilled = await store.deliveries.claim(slot, 10, LONG, undefined, undefined, rate);
+        expect(refilled.claimed.map((entry) => entry.id)).toEqual(['r-3']);
+        expect(refilled.nextDueAt).toBeGreaterThan(refilled.now);
+      });
+
+      it('leaves a slot without a limit alone, and keeps each slot its own bucket', async () => {
+        await scheduleDue(5);
+        expect((await store.deliveries.claim(slot, 10, LONG)).claimed).toHaveLength(5);
+        const now = await store.now();
+        await store.writes.schedule({ topic: 'payment', slot: 9 }, 'other', { at: now - 1, payload: '1' });
+        expect((await store.deliveries.claim({ topic: 'payment', slot: 9 }, 10, LONG, undefined, undefined, rate)).claimed).toHaveLength(1);
+      });
+    });
   });
 }

@@ -2,7 +2,8 @@
   Claims due timeouts of one slot, after dealing with the leases that expired.
 
   KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] fencing token counter, KEYS[4] dead ZSET,
-  KEYS[5] layout marker, KEYS[6] pause marker HASH (field `at` set while the topic is paused)
+  KEYS[5] layout marker, KEYS[6] flow HASH of the slot: field `at` while the topic is paused,
+  `tokens` and `ts` for the rate limit's token bucket
   KEYS[7..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
            registration) the buckets the caller expects the claim to need, padded with repeats
   ARGV[1] most ids to claim (the store caps it at 1,000), ARGV[2] lease ms, ARGV[3] most expired
@@ -11,7 +12,9 @@
   ARGV[8] retry backoff cap ms, ARGV[9] a random fraction in [0, 1) for the backoff jitter,
   ARGV[10] late policy: ms past its due time after which a due id is late (-1: no policy),
   ARGV[11] what happens to a late id: 1 dead-lettered (error LATE), 2 dropped (skipped),
-  ARGV[12..] (`few` only) the bucket number of KEYS[7], KEYS[8], ...
+  ARGV[12] rate limit: tokens per ms of the slot's token bucket (0: no limit), ARGV[13] its burst
+  (most tokens it holds),
+  ARGV[14..] (`few` only) the bucket number of KEYS[7], KEYS[8], ...
   Returns {now, nextDueAt or nil, expired, nextLeaseExpiresAt or nil, next buckets, given up,
            then for each claimed id: id, dueAt, scheduledAt, attempt, fencingToken, payload}
   or {now, nil, -1, nil, {}, {}} while the slot is paused (its pause marker is set): nothing is
@@ -32,6 +35,9 @@
   The late policy is decided here, with the claim: a due id claimed more than ARGV[10] ms after
   its due score is dead-lettered or dropped instead of claimed, so no handler ever runs for it
   and no worker crash between the decision and its effect can lose it.
+  With a rate limit the bucket refills at ARGV[12] tokens per ms (Redis clock) up to ARGV[13]; a
+  claim takes at most as many due ids as there are whole tokens and spends one per claimed id
+  (refused ones are free). While due ids wait for tokens, nextDueAt is when the next token comes.
   nextLeaseExpiresAt is the earliest lease expiry left in the slot (this call's leases included),
   so a poller can wake when a dead worker's lease ends instead of at its next sweep. Next buckets
   are the distinct bucket numbers of the first ARGV[5] ids left in due: the keys the next `few`
@@ -50,10 +56,19 @@ local bucketCount = tonumber(ARGV[4])
 local maxAttempts = tonumber(ARGV[6])
 local lateAfter = tonumber(ARGV[10])
 local lateAction = tonumber(ARGV[11])
+local ratePerMs = tonumber(ARGV[12])
+local tokens = nil
+if ratePerMs > 0 then
+  local burst = tonumber(ARGV[13])
+  local ts = tonumber(rcall('HGET', KEYS[6], 'ts'))
+  tokens = tonumber(rcall('HGET', KEYS[6], 'tokens'))
+  if tokens and ts then tokens = math.min(burst, tokens + math.max(0, now - ts) * ratePerMs) else tokens = burst end
+  limit = math.min(limit, math.floor(tokens))
+end
 local chosen = nil
-if #ARGV > 11 then
+if #ARGV > 13 then
   chosen = {}
-  for i = 12, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 5] end
+  for i = 14, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 7] end
 end
 
 local function data_key(id)
@@ -188,10 +203,18 @@ if count > 0 then
   rcall('ZREM', KEYS[1], unpack(taken))
   if #leased > 0 then rcall('ZADD', KEYS[2], unpack(leased)) end
 end
+if tokens then
+  tokens = tokens - (#result - 6) / 6
+  rcall('HSET', KEYS[6], 'tokens', string.format('%.6f', tokens), 'ts', int(now))
+end
 
 local ahead = tonumber(ARGV[5])
 local upcoming = rcall('ZRANGE', KEYS[1], 0, math.max(ahead, 1) - 1, 'WITHSCORES')
-if upcoming[2] then result[2] = tonumber(upcoming[2]) end
+if upcoming[2] then
+  result[2] = tonumber(upcoming[2])
+  -- Waiting for a token: the next claim that can take anything is when one has come.
+  if tokens and tokens < 1 then result[2] = math.max(result[2], now + math.ceil((1 - tokens) / ratePerMs)) end
+end
 local seen = {}
 for i = 1, math.min(ahead, #upcoming / 2) do
   local bucket = bucket_index(upcoming[2 * i - 1], bucketCount)

@@ -1,4 +1,4 @@
-import type { ClaimedTimeout, ClaimResult, LatePolicy, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, LatePolicy, LeaseExpiryPolicy, SlotRateLimit, SlotRef } from '../store/timeout-store.js';
 import type { EngineContext } from './engine-context.js';
 import type { ClaimCapacity } from './claim-capacity.js';
 import { redisRetryDelayMs } from '../support/retry-backoff.js';
@@ -14,6 +14,8 @@ export interface ClaimSink {
   readonly options: { readonly batchSize: number; readonly leaseMs: number; readonly late?: LatePolicy | undefined };
   /** The policy the store applies to the topic's expired leases. */
   readonly leaseExpiry: LeaseExpiryPolicy;
+  /** The token bucket of each of the topic's slots, when the topic has a rate limit. */
+  readonly slotRate: SlotRateLimit | undefined;
   /** False once the topic is halting: a claim that comes back is released, not dispatched. */
   readonly active: boolean;
   /** Starts the handlers of what a claim of `slot` brought back. */
@@ -164,7 +166,7 @@ export class SlotPoller {
     try {
       this.wakeHint = Number.POSITIVE_INFINITY;
       const sentAt = performance.now();
-      result = await context.deliveries.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry, worker.options.late);
+      result = await context.deliveries.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry, worker.options.late, worker.slotRate);
       const receivedAt = performance.now();
       this.lastCycleAt = receivedAt;
       this.failures = 0;

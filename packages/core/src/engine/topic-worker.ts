@@ -1,4 +1,4 @@
-import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRateLimit, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
 import { parseStoredPayload } from '../validation/safe-json.js';
 import { splitCarried } from './carried-context.js';
@@ -64,6 +64,8 @@ export class TopicWorker implements ClaimSink {
     this.outcomes = new DeliveryOutcomes(context, topic, options);
     this.resize();
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
+    const rate = options.rateLimit;
+    this.slotRate = rate && { perMs: rate.perSecond / 1000 / options.slots, burst: Math.max(1, rate.burst / options.slots) };
     this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.running);
   }
 
@@ -163,6 +165,9 @@ export class TopicWorker implements ClaimSink {
     return this.expiry;
   }
 
+  /** The topic's rate limit split evenly over its slots (each at least 1 token of burst), or undefined. */
+  readonly slotRate: SlotRateLimit | undefined;
+
   /**
    * Claims and runs everything due now in one slot, batch after batch, waiting for each batch's
    * handlers and acks (`fireDue`). Returns how many were run.
@@ -172,7 +177,7 @@ export class TopicWorker implements ClaimSink {
     let count = 0;
     for (;;) {
       const sentAt = performance.now();
-      const result = await this.context.deliveries.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry, this.options.late);
+      const result = await this.context.deliveries.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry, this.options.late, this.slotRate);
       this.context.clock.sample(result.now, sentAt, performance.now());
       this.dispatch(slot, result);
       count += result.claimed.length;

@@ -13,6 +13,7 @@ import type {
   ClaimResult,
   FailOutcome,
   LatePolicy,
+  SlotRateLimit,
   LeaseExpiryPolicy,
   LeaseRenewal,
   ReleaseResult,
@@ -46,7 +47,14 @@ export class RedisDeliveries implements Deliveries {
    * that claim was not a full batch; the script changes nothing and says so when it needs another
    * bucket (or an expired lease waits), and the claim is made again with every bucket.
    */
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY, late?: LatePolicy): Promise<ClaimResult> {
+  async claim(
+    slot: SlotRef,
+    limit: number,
+    leaseMs: number,
+    expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY,
+    late?: LatePolicy,
+    rate?: SlotRateLimit,
+  ): Promise<ClaimResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
     const args: ScriptArg[] = [
@@ -60,6 +68,8 @@ export class RedisDeliveries implements Deliveries {
       expiry.backoff.capMs,
       Math.random(),
       ...lateArgs(late),
+      rate === undefined ? 0 : rate.perMs,
+      rate === undefined ? 0 : rate.burst,
     ];
     const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout, keys.paused];
     const hint = this.claimHints.get(slot);

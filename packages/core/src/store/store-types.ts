@@ -176,6 +176,16 @@ export interface LatePolicy {
   action: LateAction;
 }
 
+/**
+ * A token bucket for the claims of one slot: it refills at `perMs` tokens per ms of the store clock
+ * up to `burst`; a claim takes at most as many due timeouts as there are whole tokens and spends
+ * one per timeout it claims.
+ */
+export interface SlotRateLimit {
+  perMs: number;
+  burst: number;
+}
+
 /** What the `late` topic option does with a late timeout (see `LatePolicy`). */
 export type LateAction = 'fire' | 'dead-letter' | 'skip';
 

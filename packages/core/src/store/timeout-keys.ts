@@ -14,7 +14,10 @@ export interface SlotKeys {
   layout: string;
   /** HASH id -> fencing token of deliveries a change of slot count moved to another slot. */
   fwd: string;
-  /** HASH, the slot's pause marker: field `at`, the Redis time it was paused (ms); exists only while its topic is paused. */
+  /**
+   * HASH, the slot's flow control: field `at`, the Redis time the slot was paused (ms), only while
+   * its topic is paused; `tokens` and `ts`, the token bucket of a rate-limited topic.
+   */
   paused: string;
   /** The data buckets (HASH id -> packed meta and payload), index = `bucketOf(id)`. */
   buckets: readonly string[];
@@ -28,7 +31,7 @@ export interface SlotKeys {
  * - `dt:{payment:3}:seq` (string counter),
  * - `dt:{payment:3}:layout` (string) and `dt:{payment:3}:fwd` (HASH), written only when the
  *   topic's slot count changes,
- * - `dt:{payment:3}:paused` (HASH, field `at`), there only while the topic is paused,
+ * - `dt:{payment:3}:paused` (HASH: `at` while the topic is paused; `tokens`, `ts` of a rate limit),
  * - `dt:{payment:3}:d:0` ... `dt:{payment:3}:d:127` (HASH data buckets),
  * - `dt:topics` (HASH topic -> slot count): the slot count each topic was first used with,
  * - channel `dt:wake:payment` (wake-up notifications of the topic).

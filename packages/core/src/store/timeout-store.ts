@@ -7,6 +7,7 @@ import type {
   ExportedEntries,
   FailOutcome,
   LatePolicy,
+  SlotRateLimit,
   LeaseExpiryPolicy,
   LeaseRenewal,
   MovedEntry,
@@ -78,9 +79,11 @@ export interface Deliveries {
    * when none is pending) and the earliest lease expiry left in the slot (or null when nothing is firing).
    * With a `late` policy whose action is not `fire`, a due id more than `late.afterMs` past its due
    * time is dead-lettered (`LATE_ERROR`) or dropped in the same atomic step instead of claimed
-   * (incidents `late_dead`, `late_skipped`); it counts towards `limit`.
+   * (incidents `late_dead`, `late_skipped`); it counts towards `limit`. With a `rate`, the slot's
+   * token bucket (kept in the store, on its clock) bounds how many it claims; while due timeouts
+   * wait for a token, `nextDueAt` is when the next one comes.
    */
-  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy, late?: LatePolicy): Promise<ClaimResult>;
+  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy, late?: LatePolicy, rate?: SlotRateLimit): Promise<ClaimResult>;
 
   /** Removes a fired timeout, only if `fencingToken` is still its current token. */
   ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult>;

@@ -1,4 +1,4 @@
-import type { AckEntry, AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, FailOutcome, LatePolicy, LeaseExpiryPolicy, Deliveries } from '../store/timeout-store.js';
+import type { AckEntry, AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, FailOutcome, LatePolicy, LeaseExpiryPolicy, Deliveries, SlotRateLimit } from '../store/timeout-store.js';
 import type { LeaseRenewal, ReleaseResult, RenewResult, SlotRef, StoreFailure } from '../store/timeout-store.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
 import { LATE_ERROR, LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
@@ -24,7 +24,14 @@ export class MemoryDeliveries implements Deliveries {
     private readonly wakeUps: MemoryWakeUps,
   ) {}
 
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY, late?: LatePolicy): Promise<ClaimResult> {
+  async claim(
+    slot: SlotRef,
+    limit: number,
+    leaseMs: number,
+    expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY,
+    late?: LatePolicy,
+    rate?: SlotRateLimit,
+  ): Promise<ClaimResult> {
     this.slots.assertOpen();
     const now = this.clock.now();
     const state = this.slots.get(slot);
@@ -37,7 +44,11 @@ export class MemoryDeliveries implements Deliveries {
       .sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || compareIds(a.id, b.id))
       .slice(0, RECOVER_PER_CLAIM);
     const incidents: ClaimIncident[] = expired.map((entry) => this.expireLease(entry, now, expiry));
-    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
+    let tokens: number | null = null;
+    if (rate !== undefined && rate.perMs > 0) {
+      tokens = state.tokens === null ? rate.burst : Math.min(rate.burst, state.tokens + Math.max(0, now - state.tokensAt) * rate.perMs);
+    }
+    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM, tokens === null ? MAX_CLAIM : Math.floor(tokens)));
     const due = pendingInOrder(state)
       .filter((entry) => entry.dueAt <= now && movable(entry))
       .slice(0, take);
@@ -65,11 +76,19 @@ export class MemoryDeliveries implements Deliveries {
         payload: entry.payload,
       });
     }
+    let nextDueAt = earliestPending(state);
+    if (tokens !== null) {
+      tokens -= claimed.length;
+      state.tokens = tokens;
+      state.tokensAt = now;
+      // Waiting for a token: the next claim that can take anything is when one has come.
+      if (nextDueAt !== null && tokens < 1) nextDueAt = Math.max(nextDueAt, now + Math.ceil((1 - tokens) / rate!.perMs));
+    }
     return {
       claimed,
       incidents,
       now,
-      nextDueAt: earliestPending(state),
+      nextDueAt,
       recovered: expired.length,
       nextLeaseExpiresAt: earliestLease(state),
     };

@@ -1,7 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
 import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, LateAction, LatePolicy } from '../types.js';
-import type { ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
+import type { RateLimitOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
 import { assertTopicName } from './topic-name.js';
 import { MAX_DELAY_MS } from './timing.js';
 import { ENGINE_DEFAULTS, MAX_DRAIN_MS, TOPIC_DEFAULTS } from './defaults.js';
@@ -23,7 +23,8 @@ export interface ResolvedOptions {
   durability: DurabilityOptions | undefined;
 }
 
-const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs', 'late'];
+const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs', 'late', 'rateLimit'];
+const RATE_LIMIT_OPTION_NAMES = ['perSecond', 'burst'];
 const LATE_OPTION_NAMES = ['afterMs', 'action'];
 const LATE_ACTIONS: readonly LateAction[] = ['fire', 'dead-letter', 'skip'];
 /** Largest `late.afterMs` (a year). */
@@ -108,7 +109,22 @@ function resolveTopic(topic: string, options: TopicOptions | undefined): Resolve
     // Ten leases by default: a handler that hangs gives its timeout up instead of renewing forever.
     maxRunMs: integerIn(name('maxRunMs'), given.maxRunMs, 10 * leaseMs, 100, MAX_DELAY_MS),
     late: resolveLate(name('late'), given.late),
+    rateLimit: resolveRateLimit(name('rateLimit'), given.rateLimit),
   };
+}
+
+/** The `rateLimit` topic option with its burst filled in, or undefined (no limit). */
+function resolveRateLimit(where: string, rate: unknown): Required<RateLimitOptions> | undefined {
+  if (rate === undefined) return undefined;
+  if (typeof rate !== 'object' || rate === null || Array.isArray(rate)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(where, rate, 'use { perSecond, burst? }'));
+  }
+  rejectUnknown(where, rate, RATE_LIMIT_OPTION_NAMES);
+  const { perSecond, burst } = rate as RateLimitOptions;
+  if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond < 0.001 || perSecond > 1_000_000) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${where}.perSecond`, perSecond, 'use a number from 0.001 to 1000000'));
+  }
+  return { perSecond, burst: integerIn(`${where}.burst`, burst, Math.ceil(perSecond), 1, 1_000_000_000) };
 }
 
 /** The `late` topic option: `{ afterMs, action }` with both set, or undefined (no policy). */

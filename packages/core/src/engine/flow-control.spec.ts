@@ -85,3 +85,33 @@ describe('pause and resume of a topic', () => {
     await expect(timeouts.resume('payment', { shift: 'yes' as unknown as boolean })).rejects.toThrow(/resume options = .*: use \{ shift\?: boolean \}/);
   });
 });
+
+describe('rate limit of a topic', () => {
+  it('starts at most the burst, then perSecond, over the whole topic (split over its slots), in due order per slot', async () => {
+    const { timeouts, clock, advanceBy } = createTestingTimeouts({ topics: { payment: { slots: 2, rateLimit: { perSecond: 4, burst: 2 } } } });
+    const fired: string[] = [];
+    timeouts.handle('payment', (event) => {
+      fired.push(event.id);
+    });
+    await timeouts.scheduleMany(
+      'payment',
+      Array.from({ length: 12 }, (_, i) => ({ id: `p-${i}`, at: clock.now() - 100 })),
+    );
+    // A burst of 2 over 2 slots: one each.
+    expect(await advanceBy(0)).toBe(2);
+    // 4 a second over 2 slots: 2 a second each; half a second later one more in each.
+    expect(await advanceBy(500)).toBe(2);
+    expect(await advanceBy(1_000)).toBe(2);
+    expect(await advanceBy(100_000)).toBe(2);
+    expect(fired).toHaveLength(8);
+    expect(await timeouts.stats('payment')).toMatchObject({ pending: 4 });
+  });
+
+  it('refuses a bad rateLimit option, naming the field', () => {
+    expect(() => createTestingTimeouts({ topics: { payment: { rateLimit: { perSecond: 0 } } } })).toThrow(/topics\.payment\.rateLimit\.perSecond = 0: use a number from 0\.001/);
+    expect(() => createTestingTimeouts({ topics: { payment: { rateLimit: { perSecond: 5, burst: 0.5 } } } })).toThrow(/topics\.payment\.rateLimit\.burst = 0\.5/);
+    expect(() => createTestingTimeouts({ topics: { payment: { rateLimit: { perSecond: 5, bust: 2 } as never } } })).toThrow(/Unknown option topics\.payment\.rateLimit\.bust/);
+    expect(() => createTestingTimeouts({ topics: { payment: { rateLimit: 5 as never } } })).toThrow(InvalidOptionsError);
+    expect(createTestingTimeouts({ topics: { payment: { rateLimit: { perSecond: 2.5 } } } }).timeouts.settings.topics['payment']!.rateLimit).toEqual({ perSecond: 2.5, burst: 3 });
+  });
+});

@@ -85,3 +85,33 @@ describe('pause and resume of a topic, two instances on one Redis server', () =>
     expect(fired).toEqual(['shifted']);
   });
 });
+
+describe('rate limit of a topic, two instances on one Redis server', () => {
+  it('shares one budget between the instances: never more than the burst plus perSecond per second elapsed, and everything fires', async () => {
+    const prefix = uniquePrefix();
+    const perSecond = 20;
+    const burst = 4;
+    const fired: number[] = [];
+    const open = () => {
+      const timeouts = rig.open({ connection: server.url, prefix, topics: { mail: { slots: 2, rateLimit: { perSecond, burst } } }, logger: null });
+      timeouts.handle('mail', () => {
+        fired.push(Date.now());
+      });
+      return timeouts;
+    };
+    const a = open();
+    const b = open();
+    const count = 30;
+    await a.scheduleMany('mail', Array.from({ length: count }, (_, i) => ({ id: `m-${i}`, at: Date.now() - 10 })));
+    const startedAt = Date.now();
+    await a.start();
+    await b.start();
+    await waitUntil(() => fired.length === count, 20_000, 'every rate-limited timeout to fire');
+    // At any moment, what fired is bounded by the bucket: burst + perSecond x elapsed (+1 per slot for rounding).
+    for (const [i, at] of fired.entries()) {
+      const bound = burst + (perSecond * Math.max(0, at - startedAt)) / 1000 + 2;
+      expect({ fired: i + 1, withinBound: i + 1 <= bound }).toEqual({ fired: i + 1, withinBound: true });
+    }
+    expect(fired[count - 1]! - startedAt).toBeGreaterThanOrEqual(((count - burst - 2) / perSecond) * 1000 - 50);
+  });
+});
