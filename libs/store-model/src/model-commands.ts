@@ -204,6 +204,20 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         same(`purgeDead(${target ?? 'all'})`, count, model.purge(target === undefined ? undefined : [target]));
       }),
     ),
+    fc.nat(7).map((slot) =>
+      command(`pause(slot ${slot})`, async (model, subject) => {
+        const result = await subject.store.reads.pause({ topic: TOPIC, slot });
+        same(`pause(slot ${slot})`, result, { now: result.now, pausedAt: model.pause(slot, result.now) });
+        same(`pauseState(slot ${slot})`, (await subject.store.reads.pauseState({ topic: TOPIC, slot })).pausedAt, model.pausedAt.get(slot) ?? null);
+      }),
+    ),
+    fc.record({ slot: fc.nat(7), shift: fc.boolean() }).map(({ slot, shift }) =>
+      command(`resume(slot ${slot}${shift ? ', shift' : ''})`, async (model, subject) => {
+        const result = await subject.store.reads.resume({ topic: TOPIC, slot }, shift);
+        same(`resume(slot ${slot})`, result, model.resume(slot, shift, result.now));
+        for (const target of IDS) await checkGet(model, subject, target);
+      }),
+    ),
     fc.constantFrom(10, 40).map((ms) => command(`advance(${ms} ms)`, (_model, subject) => subject.advance(ms))),
     fc.constantFrom(...SLOT_COUNTS).map((slots) =>
       command(`migrateSlots(${slots})`, async (model, subject) => {

@@ -31,6 +31,8 @@ export class StoreModel {
   readonly lastToken = new Map<string, number>();
   /** The latest store time seen in an answer. */
   now = 0;
+  /** Paused slots (by index: a marker stays with its slot through a migration) and when they were paused. */
+  readonly pausedAt = new Map<number, number>();
 
   constructor(
     /** The topic's slot count now. */
@@ -106,9 +108,8 @@ export class StoreModel {
     result: ClaimResult,
     late?: LatePolicy,
   ): Omit<ClaimResult, 'claimed'> & { claimed: Omit<ClaimResult['claimed'][number], 'scheduledAt'>[] } {
-    const now = result.now;
-    if (now < this.now) throw new Error(`store clock went back: ${now} < ${this.now}`);
-    this.now = now;
+    const now = this.later(result.now);
+    if (this.pausedAt.has(slot)) return { claimed: [], incidents: [], now, nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null, paused: true };
     const inSlot = [...this.entries].filter(([id]) => this.slotOf(id) === slot);
     const expired = inSlot
       .filter(([, entry]) => entry.state === 'firing' && entry.leaseExpiresAt <= now)
@@ -172,6 +173,31 @@ export class StoreModel {
       recovered: expired.length,
       nextLeaseExpiresAt: leases.length ? Math.min(...leases) : null,
     };
+  }
+
+  /** Applies a pause of `slot` answered at store time `now`; returns the pause time the store must report. */
+  pause(slot: number, now: number): number {
+    this.later(now);
+    if (!this.pausedAt.has(slot)) this.pausedAt.set(slot, now);
+    return this.pausedAt.get(slot)!;
+  }
+
+  /** Applies a resume of `slot` answered at store time `now`; returns what the store must report. */
+  resume(slot: number, shift: boolean, now: number): { now: number; pausedAt: number | null; shifted: number } {
+    this.later(now);
+    const pausedAt = this.pausedAt.get(slot);
+    if (pausedAt === undefined) return { now, pausedAt: null, shifted: 0 };
+    this.pausedAt.delete(slot);
+    let shifted = 0;
+    const delta = now - pausedAt;
+    if (shift && delta > 0) {
+      for (const [id, entry] of this.entries) {
+        if (entry.state !== 'pending' || this.slotOf(id) !== slot) continue;
+        entry.dueAt += delta;
+        shifted += 1;
+      }
+    }
+    return { now, pausedAt, shifted };
   }
 
   /** Whether an ack (or fail, or release) with `token` holds the current lease of `id`. */
