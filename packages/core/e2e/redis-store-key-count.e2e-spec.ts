@@ -130,6 +130,18 @@ describe('RedisTimeoutStore passes only the data buckets a call needs', () => {
     expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 20, 60_000)))).toEqual([every('claim', 6)]);
   });
 
+  it('counts a batch the late policy refused as full: the next claim of the backlog passes every bucket at once', async () => {
+    const store = open(`k${randomUUID().slice(0, 8)}`);
+    const now = await store.now();
+    const overdue = idsInDistinctBuckets(30, 'overdue');
+    await callsDuring(1, async () => void (await store.writes.scheduleMany(slot, overdue.map((id) => ({ id, entry: { at: now - 60_000, payload: 'null' } })))));
+    const skip = { afterMs: 1_000, action: 'skip' } as const;
+    const first = await callsDuring(1, async () => void (await store.deliveries.claim(slot, 10, 60_000, undefined, skip)));
+    expect(first).toEqual([every('claim', 6)]);
+    // Ten refused, none claimed: still a full batch, so no `few` call that would have to be made again.
+    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 10, 60_000, undefined, skip)))).toEqual([every('claim', 6)]);
+  });
+
   it('a claim whose reported buckets went stale (a peer scheduled ahead, a lease expired) still claims everything due, in order', async () => {
     const prefix = `k${randomUUID().slice(0, 8)}`;
     const store = open(prefix);

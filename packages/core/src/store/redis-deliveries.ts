@@ -80,8 +80,11 @@ export class RedisDeliveries implements Deliveries {
     }
     if (reply === 0) reply = await this.calls.run('claim', [...fixed, ...keys.buckets], args);
     const result = decodeClaim(reply);
-    // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
-    this.claimHints.set(slot, take > 0 && result.claimed.length >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
+    // A full batch means a backlog: the next claim takes more ids than a few buckets hold. Ids the
+    // late policy refused count: a batch of them is a backlog too.
+    let taken = result.claimed.length;
+    for (const incident of result.incidents) if (incident.kind === 'late_dead' || incident.kind === 'late_skipped') taken++;
+    this.claimHints.set(slot, take > 0 && taken >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
     return result;
   }
 
