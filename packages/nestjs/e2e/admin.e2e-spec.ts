@@ -208,6 +208,32 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     }
   });
 
+  it('pauses and resumes the topic with its button: the engine sees it, the page shows it', async () => {
+    const browser = await openBrowser(TOKEN);
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${pageUrl}?topic=bulk`);
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.accept();
+      });
+      expect(await page.locator('#paused-badge').count()).toBe(0);
+      await Promise.all([page.waitForEvent('load'), page.locator('button[data-action="pause"]').click()]);
+      expect(dialogs).toEqual(['Pause bulk? No instance fires its timeouts until it is resumed; schedules and cancels go on.']);
+      expect(await page.locator('#flash').innerText()).toBe('Paused bulk.');
+      expect(await page.locator('#paused-badge').innerText()).toBe('paused');
+      expect(await engine.paused('bulk')).toBe(true);
+      await Promise.all([page.waitForEvent('load'), page.locator('button[data-action="resume"]').click()]);
+      expect(dialogs[1]).toBe('Resume bulk? What fell due while it was paused fires now.');
+      expect(await page.locator('#flash').innerText()).toBe('Resumed bulk.');
+      expect(await page.locator('#paused-badge').count()).toBe(0);
+      expect(await engine.paused('bulk')).toBe(false);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('serves a JSON API behind the same token, and takes changes only with the page header', async () => {
     const http = request(app.getHttpServer());
     const auth = { authorization: `Bearer ${TOKEN}` };

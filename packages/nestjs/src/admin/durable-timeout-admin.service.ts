@@ -13,9 +13,12 @@ export type AdminTimeout = Omit<TimeoutInfo, 'payload'> & { payload?: TimeoutInf
 /** A dead letter as the page shows it: the payload only when payloads are enabled. */
 export type AdminDeadLetter = Omit<DeadLetter, 'payload'> & { payload?: DeadLetter['payload'] };
 
-/** One topic in detail: its totals and every slot. */
+/** One topic in detail: its totals, every slot, and whether it is paused. */
 export interface AdminTopicDetail extends TopicStats {
   perSlot: TopicSlotStats[];
+  paused: boolean;
+  /** When it was paused (ms since the epoch, Redis clock), or null. */
+  pausedAt: number | null;
 }
 
 /**
@@ -43,8 +46,8 @@ export class DurableTimeoutAdminService {
   /** One topic: totals and slots. */
   topic(topic: string): Promise<AdminTopicDetail> {
     return asHttp(async () => {
-      const [stats, perSlot] = await Promise.all([this.engine.stats(topic), this.engine.slotStats(topic)]);
-      return { ...stats, perSlot };
+      const [stats, perSlot, pause] = await Promise.all([this.engine.stats(topic), this.engine.slotStats(topic), this.engine.pauseState(topic)]);
+      return { ...stats, perSlot, paused: pause.paused, pausedAt: pause.pausedAt };
     });
   }
 
