@@ -37,8 +37,13 @@ describe('docs/CONFIGURATION.md', () => {
     }
   });
 
-  it('gives every topic default as the engine applies it, maxRunMs as a multiple of leaseMs', () => {
-    const { backoff, maxRunMs, codec, ...plain } = topic;
+  it('gives every topic default as the engine applies it, maxRunMs as a multiple of leaseMs, no late policy', () => {
+    const { backoff, maxRunMs, codec, late, rateLimit, ...plain } = topic;
+    expect(late).toBeUndefined();
+    expect(table.get('topics.<name>.late')).toBe('none');
+    expect(rateLimit).toBeUndefined();
+    expect(table.get('topics.<name>.rateLimit.perSecond')).toBe('none');
+    expect(table.get('topics.<name>.rateLimit.burst')).toBe('`perSecond` rounded up');
     for (const [name, value] of Object.entries(plain)) {
       expect({ name, documented: valueOf(table.get(`topics.<name>.${name}`) ?? '(missing)') }).toEqual({ name, documented: value });
     }
@@ -59,9 +64,11 @@ describe('docs/CONFIGURATION.md', () => {
   it('lists only options the engine takes: every documented topic option is accepted, an unknown one refused', () => {
     const documentedTopicOptions = [...table.keys()].filter((name) => name.startsWith('topics.<name>.')).map((name) => name.slice('topics.<name>.'.length));
     const given: Record<string, unknown> = {};
+    // Options without a default, given a value of their own.
+    const withValues = { ...topic, late: { afterMs: 1_000, action: 'skip' }, rateLimit: { perSecond: 10, burst: 5 } };
     for (const name of documentedTopicOptions) {
       const [head, tail] = name.split('.');
-      const value = tail ? (topic as unknown as Record<string, Record<string, unknown>>)[head!]![tail] : (topic as unknown as Record<string, unknown>)[head!];
+      const value = tail ? (withValues as unknown as Record<string, Record<string, unknown>>)[head!]![tail] : (withValues as unknown as Record<string, unknown>)[head!];
       given[head!] = tail ? { ...(given[head!] as object), [tail]: value } : value;
     }
     expect(() => new DurableTimeouts({ topics: { t: given as TopicOptions }, store: new MemoryTimeoutStore() })).not.toThrow();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { migrateSlots } from '@durable-timeout/core';
-import type { AckResult, FailOutcome, ReleaseResult, RenewResult, SlotRef, StoreScheduleEntry, TimeoutStore } from '@durable-timeout/core';
+import type { AckResult, FailOutcome, LateAction, ReleaseResult, RenewResult, SlotRef, StoreScheduleEntry, TimeoutStore } from '@durable-timeout/core';
 import { MODEL_EXPIRY, StoreModel } from './reference-model.js';
 
 /** The store under test and what a run may do to it. */
@@ -19,6 +19,10 @@ export const IDS = ['a', 'b', 'order:{1}', 'ünï-🚕', 'x|,y', '__proto__'] as
 const SLOT_COUNTS = [1, 2, 4, 8] as const;
 /** Lease times: one that runs out within a step or two, one that never does. */
 const LEASES = [20, 3_600_000] as const;
+/** A claim's late policy: none, or one of each action, with an afterMs a step may or may not outrun. */
+const lateOption = fc.option(fc.record({ afterMs: fc.constantFrom(0, 15, 3_600_000), action: fc.constantFrom<LateAction>('fire', 'dead-letter', 'skip') }), {
+  nil: undefined,
+});
 /** Most slots an ack, fail or release follows after migrations moved its delivery. */
 const MAX_FORWARDS = 4;
 
@@ -138,10 +142,10 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
       }),
     ),
     id.map((target) => command(`get(${target})`, (model, subject) => checkGet(model, subject, target))),
-    fc.record({ slot: fc.nat(7), limit: fc.integer({ min: 0, max: 4 }), lease: fc.constantFrom(...LEASES) }).map(({ slot, limit, lease }) =>
-      command(`claim(slot ${slot}, limit ${limit}, lease ${lease})`, async (model, subject) => {
-        const result = await subject.store.deliveries.claim({ topic: TOPIC, slot }, limit, lease, MODEL_EXPIRY);
-        const expected = model.claim(slot, limit, lease, result);
+    fc.record({ slot: fc.nat(7), limit: fc.integer({ min: 0, max: 4 }), lease: fc.constantFrom(...LEASES), late: lateOption }).map(({ slot, limit, lease, late }) =>
+      command(`claim(slot ${slot}, limit ${limit}, lease ${lease}${late ? `, late ${late.action} after ${late.afterMs}` : ''})`, async (model, subject) => {
+        const result = await subject.store.deliveries.claim({ topic: TOPIC, slot }, limit, lease, MODEL_EXPIRY, late);
+        const expected = model.claim(slot, limit, lease, result, late);
         same(`claim(slot ${slot})`, { ...result, claimed: result.claimed.map(({ scheduledAt: _s, ...rest }) => rest) }, expected);
       }),
     ),
@@ -198,6 +202,20 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         if (target === undefined) for (let slot = 0; slot < model.slots; slot++) count += await subject.store.reads.purgeDead({ topic: TOPIC, slot });
         else count = await subject.store.reads.purgeDead(ref(model, target), [target]);
         same(`purgeDead(${target ?? 'all'})`, count, model.purge(target === undefined ? undefined : [target]));
+      }),
+    ),
+    fc.nat(7).map((slot) =>
+      command(`pause(slot ${slot})`, async (model, subject) => {
+        const result = await subject.store.reads.pause({ topic: TOPIC, slot });
+        same(`pause(slot ${slot})`, result, { now: result.now, pausedAt: model.pause(slot, result.now) });
+        same(`pauseState(slot ${slot})`, (await subject.store.reads.pauseState({ topic: TOPIC, slot })).pausedAt, model.pausedAt.get(slot) ?? null);
+      }),
+    ),
+    fc.record({ slot: fc.nat(7), shift: fc.boolean() }).map(({ slot, shift }) =>
+      command(`resume(slot ${slot}${shift ? ', shift' : ''})`, async (model, subject) => {
+        const result = await subject.store.reads.resume({ topic: TOPIC, slot }, shift);
+        same(`resume(slot ${slot})`, result, model.resume(slot, shift, result.now));
+        for (const target of IDS) await checkGet(model, subject, target);
       }),
     ),
     fc.constantFrom(10, 40).map((ms) => command(`advance(${ms} ms)`, (_model, subject) => subject.advance(ms))),

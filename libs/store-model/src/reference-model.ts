@@ -1,5 +1,5 @@
-import { LEASE_EXPIRED_ERROR, slotOf } from '@durable-timeout/core';
-import type { CancelResult, ClaimResult, FailOutcome, RenewResult, ScheduleIfExists, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
+import { LATE_ERROR, LEASE_EXPIRED_ERROR, slotOf } from '@durable-timeout/core';
+import type { CancelResult, ClaimResult, FailOutcome, LatePolicy, RenewResult, ScheduleIfExists, ScheduleOutcome, StoredTimeout, TimeoutState } from '@durable-timeout/core';
 
 /** One timeout as the reference model knows it. */
 export interface ModelEntry {
@@ -31,6 +31,8 @@ export class StoreModel {
   readonly lastToken = new Map<string, number>();
   /** The latest store time seen in an answer. */
   now = 0;
+  /** Paused slots (by index: a marker stays with its slot through a migration) and when they were paused. */
+  readonly pausedAt = new Map<number, number>();
 
   constructor(
     /** The topic's slot count now. */
@@ -102,10 +104,15 @@ export class StoreModel {
    * should have answered, built from the model (tokens and times taken from the answer once
    * checked, since they come from the store's counter and clock). Throws when the answer breaks a rule.
    */
-  claim(slot: number, limit: number, leaseMs: number, result: ClaimResult): Omit<ClaimResult, 'claimed'> & { claimed: Omit<ClaimResult['claimed'][number], 'scheduledAt'>[] } {
-    const now = result.now;
-    if (now < this.now) throw new Error(`store clock went back: ${now} < ${this.now}`);
-    this.now = now;
+  claim(
+    slot: number,
+    limit: number,
+    leaseMs: number,
+    result: ClaimResult,
+    late?: LatePolicy,
+  ): Omit<ClaimResult, 'claimed'> & { claimed: Omit<ClaimResult['claimed'][number], 'scheduledAt'>[] } {
+    const now = this.later(result.now);
+    if (this.pausedAt.has(slot)) return { claimed: [], incidents: [], now, nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null, paused: true };
     const inSlot = [...this.entries].filter(([id]) => this.slotOf(id) === slot);
     const expired = inSlot
       .filter(([, entry]) => entry.state === 'firing' && entry.leaseExpiresAt <= now)
@@ -129,7 +136,23 @@ export class StoreModel {
       .filter(([, entry]) => entry.state === 'pending' && entry.dueAt <= now)
       .sort(([a, x], [b, y]) => x.dueAt - y.dueAt || compareIds(a, b))
       .slice(0, limit);
-    const claimed = due.map(([id, entry], i) => {
+    // The late policy refuses, in due order, what it finds more than afterMs past its due time.
+    const refuses = late !== undefined && late.action !== 'fire';
+    const taken = due.filter(([id, entry]) => {
+      if (!refuses || now - entry.dueAt <= late.afterMs) return true;
+      const dueAt = entry.dueAt;
+      if (late.action === 'dead-letter') {
+        entry.state = 'dead';
+        entry.dueAt = now;
+        entry.lastError = LATE_ERROR;
+        incidents.push({ id, kind: 'late_dead', attempts: entry.attempt, at: now, error: LATE_ERROR, dueAt });
+      } else {
+        this.entries.delete(id);
+        incidents.push({ id, kind: 'late_skipped', attempts: entry.attempt, at: now, error: '', dueAt });
+      }
+      return false;
+    });
+    const claimed = taken.map(([id, entry], i) => {
       const token = result.claimed[i]?.fencingToken ?? Number.NaN;
       const previous = this.lastToken.get(id) ?? 0;
       if (!(token > previous)) throw new Error(`fencing token of "${id}" did not grow: ${token} after ${previous}`);
@@ -142,8 +165,9 @@ export class StoreModel {
       entry.claimedIn = slot;
       return { id, dueAt: entry.dueAt, attempt: entry.attempt, fencingToken: token, payload: entry.payload };
     });
-    const pendingDue = inSlot.filter(([, entry]) => entry.state === 'pending').map(([, entry]) => entry.dueAt);
-    const leases = inSlot.filter(([, entry]) => entry.state === 'firing').map(([, entry]) => entry.leaseExpiresAt);
+    const left = [...this.entries].filter(([id]) => this.slotOf(id) === slot);
+    const pendingDue = left.filter(([, entry]) => entry.state === 'pending').map(([, entry]) => entry.dueAt);
+    const leases = left.filter(([, entry]) => entry.state === 'firing').map(([, entry]) => entry.leaseExpiresAt);
     return {
       claimed,
       incidents,
@@ -152,6 +176,31 @@ export class StoreModel {
       recovered: expired.length,
       nextLeaseExpiresAt: leases.length ? Math.min(...leases) : null,
     };
+  }
+
+  /** Applies a pause of `slot` answered at store time `now`; returns the pause time the store must report. */
+  pause(slot: number, now: number): number {
+    this.later(now);
+    if (!this.pausedAt.has(slot)) this.pausedAt.set(slot, now);
+    return this.pausedAt.get(slot)!;
+  }
+
+  /** Applies a resume of `slot` answered at store time `now`; returns what the store must report. */
+  resume(slot: number, shift: boolean, now: number): { now: number; pausedAt: number | null; shifted: number } {
+    this.later(now);
+    const pausedAt = this.pausedAt.get(slot);
+    if (pausedAt === undefined) return { now, pausedAt: null, shifted: 0 };
+    this.pausedAt.delete(slot);
+    let shifted = 0;
+    const delta = now - pausedAt;
+    if (shift && delta > 0) {
+      for (const [id, entry] of this.entries) {
+        if (entry.state !== 'pending' || this.slotOf(id) !== slot) continue;
+        entry.dueAt += delta;
+        shifted += 1;
+      }
+    }
+    return { now, pausedAt, shifted };
   }
 
   /** Whether an ack (or fail, or release) with `token` holds the current lease of `id`. */

@@ -162,6 +162,20 @@ describe('durable-timeout, the built command against a real Redis', () => {
     }
   });
 
+  it('pauses and resumes a topic with --yes only, as the engine sees it', async () => {
+    expect((await cli([...base, 'pause', 'ride'])).code).toBe(4);
+    expect(await engine.paused('ride')).toBe(false);
+    const paused = await cliJson<{ topic: string; paused: boolean; pausedAt: number }>([...base, 'pause', 'ride', '--yes']);
+    expect(paused).toEqual({ topic: 'ride', paused: true, pausedAt: expect.any(Number) });
+    expect(await engine.pauseState('ride')).toEqual(paused);
+    expect((await cli([...base, 'resume', 'ride', '--shift'])).code).toBe(4);
+    expect(await engine.paused('ride')).toBe(true);
+    const resumed = await cli([...base, 'resume', 'ride', '--shift', '--yes']);
+    expect(resumed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^resumed ride after \d+ ms, 0 due time\(s\) moved later\n$/) });
+    expect(await engine.paused('ride')).toBe(false);
+    expect(await cliJson([...base, 'resume', 'ride', '--yes'])).toEqual({ topic: 'ride', resumed: false, pausedMs: 0, shifted: 0 });
+  });
+
   it('takes --slots for a topic the registry lacks, and refuses to guess', async () => {
     const unknown = await cli([...base, 'stats', 'parcel']);
     expect(unknown.code).toBe(2);

@@ -45,6 +45,11 @@ export const cliMessages = {
   confirmMigrate: (topic: string, from: number, to: number) =>
     `This moves every timeout of ${JSON.stringify(topic)} from ${from} to ${to} slots while your services run (calls on a slot ` +
     'being moved wait a moment). Run again with --yes to do it; then deploy the new slots option.',
+  confirmPause: (topic: string) =>
+    `This pauses ${JSON.stringify(topic)}: no instance fires its timeouts until you resume it. Run again with --yes to do it.`,
+  confirmResume: (topic: string, shift: boolean) =>
+    `This resumes ${JSON.stringify(topic)}: ${shift ? 'every pending due time moves later by the length of the pause' : 'what fell due meanwhile fires now'}. ` +
+    'Run again with --yes to do it.',
   payloadHidden: () => '(hidden: add --show-payloads)',
   payloadEncrypted: () => '(encrypted: encoded by a codec the CLI cannot decode)',
 };

@@ -20,6 +20,7 @@ import { registerInspectCommand } from './commands/inspect.command.js';
 import { registerMigrateSlotsCommand } from './commands/migrate-slots.command.js';
 import { parseInteger, parseSlots } from './commands/parse-options.js';
 import { registerPendingCommand } from './commands/pending.command.js';
+import { registerPauseCommands } from './commands/pause.command.js';
 import { registerStatsCommand } from './commands/stats.command.js';
 import { CliError } from './errors/cli.error.js';
 import { RedisUnreachableError } from './errors/redis-unreachable.error.js';
@@ -50,7 +51,9 @@ Examples:
   durable-timeout dead list payment
   durable-timeout dead replay payment order-123 order-456 --yes
   durable-timeout cancel payment order-123 --yes
-  durable-timeout migrate-slots payment 32 --yes`;
+  durable-timeout migrate-slots payment 32 --yes
+  durable-timeout pause payment --yes
+  durable-timeout resume payment --shift --yes`;
 
 /** The version of this package, for `--version`. */
 function packageVersion(): string {
@@ -81,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
 function buildProgram(io: CliIo): Command {
   const program = new Command('durable-timeout')
-    .description('Operate durable-timeout: counts, pending timeouts, dead letters, cancel, slot migration. Reads the same Redis as your services.')
+    .description('Operate durable-timeout: counts, pending timeouts, dead letters, cancel, pause and resume, slot migration. Reads the same Redis as your services.')
     .version(packageVersion())
     .addOption(
       new Option('--url <url>', 'where Redis is, as a URL (see Connections below)')
@@ -120,6 +123,7 @@ function buildProgram(io: CliIo): Command {
   registerDeadCommand(program, run);
   registerCancelCommand(program, run);
   registerMigrateSlotsCommand(program, run);
+  registerPauseCommands(program, run);
   // Subcommands report usage errors through the program's exit override and output.
   for (const command of program.commands) inherit(command, program);
   return program;

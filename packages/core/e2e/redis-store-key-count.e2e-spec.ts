@@ -106,10 +106,10 @@ describe('RedisTimeoutStore passes only the data buckets a call needs', () => {
     const firstClaim = await callsDuring(1, async () => {
       claimed = (await store.deliveries.claim(slot, 10, 60_000)).claimed;
     });
-    expect(firstClaim).toEqual([every('claim', 5)]);
+    expect(firstClaim).toEqual([every('claim', 6)]);
     expect(claimed.map((entry) => entry.id)).toEqual([dueSoon]);
 
-    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 10, 60_000)))).toEqual([few('claim', 5)]);
+    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 10, 60_000)))).toEqual([few('claim', 6)]);
     expect(await callsDuring(1, async () => void (await store.deliveries.ackMany(slot, claimed)))).toEqual([few('ackMany', 2)]);
 
     // A backlog: 20 due at once in 20 buckets. The claim with the 8 reported buckets finds ids
@@ -123,11 +123,23 @@ describe('RedisTimeoutStore passes only the data buckets a call needs', () => {
     const claimCalls = await callsDuring(2, async () => {
       claimed = (await store.deliveries.claim(slot, 20, 60_000)).claimed;
     });
-    expect(claimCalls).toEqual([few('claim', 5), every('claim', 5)]);
+    expect(claimCalls).toEqual([few('claim', 6), every('claim', 6)]);
     expect(claimed.map((entry) => entry.id).sort()).toEqual([...backlog].sort());
     expect(await callsDuring(1, async () => void (await store.deliveries.ackMany(slot, claimed)))).toEqual([every('ackMany', 2)]);
     // That batch was full: the next claim passes every bucket again.
-    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 20, 60_000)))).toEqual([every('claim', 5)]);
+    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 20, 60_000)))).toEqual([every('claim', 6)]);
+  });
+
+  it('counts a batch the late policy refused as full: the next claim of the backlog passes every bucket at once', async () => {
+    const store = open(`k${randomUUID().slice(0, 8)}`);
+    const now = await store.now();
+    const overdue = idsInDistinctBuckets(30, 'overdue');
+    await callsDuring(1, async () => void (await store.writes.scheduleMany(slot, overdue.map((id) => ({ id, entry: { at: now - 60_000, payload: 'null' } })))));
+    const skip = { afterMs: 1_000, action: 'skip' } as const;
+    const first = await callsDuring(1, async () => void (await store.deliveries.claim(slot, 10, 60_000, undefined, skip)));
+    expect(first).toEqual([every('claim', 6)]);
+    // Ten refused, none claimed: still a full batch, so no `few` call that would have to be made again.
+    expect(await callsDuring(1, async () => void (await store.deliveries.claim(slot, 10, 60_000, undefined, skip)))).toEqual([every('claim', 6)]);
   });
 
   it('a claim whose reported buckets went stale (a peer scheduled ahead, a lease expired) still claims everything due, in order', async () => {

@@ -64,7 +64,11 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     const timeouts = new DurableTimeouts({
       connection: server.url,
       prefix: `m${randomUUID().slice(0, 8)}`,
-      topics: { work: { slots: 4, maxAttempts: 2, backoff: { baseMs: 0, capMs: 0 } }, orphan: { slots: 2 } },
+      topics: {
+        work: { slots: 4, maxAttempts: 2, backoff: { baseMs: 0, capMs: 0 } },
+        orphan: { slots: 2 },
+        tardy: { slots: 1, late: { afterMs: 1_000, action: 'skip' } },
+      },
       logger: null,
     });
     cleanups.push(() => timeouts.stop({ drainMs: 0 }));
@@ -83,7 +87,12 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
       if (event.id === 'held') await gate;
       if (event.id === 'stuck') await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
     });
-    const seen = { fired: 0, dead: 0, stale: 0 };
+    const tardyRuns: string[] = [];
+    timeouts.handle('tardy', (event) => {
+      tardyRuns.push(event.id);
+    });
+    const seen = { fired: 0, dead: 0, stale: 0, skipped: 0 };
+    timeouts.on('skipped', () => seen.skipped++);
     timeouts.on('fired', () => seen.fired++);
     timeouts.on('dead', () => seen.dead++);
     timeouts.on('stale', () => seen.stale++);
@@ -105,6 +114,8 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     await timeouts.schedule('work', 'cancel-me', { delayMs: 60_000 });
     expect(await timeouts.cancel('work', 'cancel-me')).toBe('cancelled');
     await timeouts.schedule('orphan', 'late', { at: Date.now() - 5_000 });
+    await timeouts.schedule('tardy', 'after-outage', { at: Date.now() - 5_000 });
+    await waitUntil(() => seen.skipped === 1, 10_000, 'the late timeout to be skipped');
 
     const live = await sdk.collect();
     const work = topicOf('work');
@@ -114,6 +125,9 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     expect(valueOf(live.get(TIMEOUT_METRICS.deadLettered), work)).toBe(1);
     expect(valueOf(live.get(TIMEOUT_METRICS.staleAcks), work)).toBe(1);
     expect(valueOf(live.get(TIMEOUT_METRICS.cancelled), work)).toBe(1);
+    expect(valueOf(live.get(TIMEOUT_METRICS.skipped), topicOf('tardy'))).toBe(1);
+    expect(valueOf(live.get(TIMEOUT_METRICS.skipped), work)).toBe(0);
+    expect(tardyRuns).toEqual([]);
     // Every handler run that ended and was recorded: 4 fired, 2 retried, 1 dead-lettered.
     expect(countOf(live.get(TIMEOUT_METRICS.lateness), work)).toBe(7);
     const duration = live.get(TIMEOUT_METRICS.handlerDuration);

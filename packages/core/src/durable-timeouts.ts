@@ -2,7 +2,7 @@ import type { TimeoutStore } from './store/timeout-store.js';
 import { RedisTimeoutStore } from './store/redis-timeout-store.js';
 import type {
   CancelManyResult, CancelResult, DeadLetter, DurableTimeoutsEvents, DurableTimeoutsOptions, DurableTimeoutsSettings, HealthSnapshot,
-  ResolvedTopicOptions, ScheduleManyResult, ScheduleResult, StopOptions, TimeoutHandler, TimeoutInfo, TimeoutInterceptor, TopicSlotStats, TopicStats,
+  ResolvedTopicOptions, ResumeOptions, ScheduleManyResult, ScheduleResult, StopOptions, TimeoutHandler, TimeoutInfo, TimeoutInterceptor, TopicPauseState, TopicResumeResult, TopicSlotStats, TopicStats,
 } from './types.js';
 import type { TopicName, TopicPayload } from './typed-topics.js';
 import type { TopicScheduleManyItem, TopicScheduleOptions } from './typed-schedule.js';
@@ -14,6 +14,7 @@ import { errorMessages } from './errors/errors.messages.js';
 import { EventHub } from './engine/event-hub.js';
 import { TopicWrites } from './engine/topic-writes.js';
 import { TopicReads, type PageOptions } from './engine/topic-reads.js';
+import { TopicPause } from './engine/topic-pause.js';
 import { engineContext, type EngineContext } from './engine/engine-context.js';
 import { engineMessages } from './engine/engine.messages.js';
 import { ServerClock } from './engine/server-clock.js';
@@ -64,6 +65,7 @@ export class DurableTimeouts<TTopics = any> {
   private readonly outage: StoreOutage;
   private readonly writes: TopicWrites;
   private readonly reads: TopicReads;
+  private readonly pauses: TopicPause;
 
   /**
    * Recurring schedules (cron expressions or intervals) that fire once per occurrence across all
@@ -103,6 +105,7 @@ export class DurableTimeouts<TTopics = any> {
     this.writes = new TopicWrites(this.context);
     this.reads = new TopicReads(this.context, (topic) => this.options.topics.get(topic)?.codec ?? null);
     this.schedules = new RecurringSchedules(this.scheduleEngine());
+    this.pauses = new TopicPause(this.context, (topic) => this.workers.sweepTopic(topic));
   }
 
   /** Registers the handler of a topic (one per topic per instance). Call before `start`; later works too. */
@@ -210,6 +213,39 @@ export class DurableTimeouts<TTopics = any> {
   /** Deletes dead letters (all of the topic when `ids` is omitted). Returns how many. */
   async purgeDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
     return this.readsFor('purgeDead', topic).purgeDead(topic, ids);
+  }
+
+  /**
+   * Pauses `topic` on every instance: no claim fires any of its timeouts until `resume`; handlers
+   * running now finish. Schedules, cancels and reads go on. Kept in Redis, so it survives restarts.
+   * Pausing a paused topic keeps its first pause time. See docs/FLOW-CONTROL.md.
+   */
+  async pause(topic: TopicName<TTopics>): Promise<TopicPauseState> {
+    this.usableTopic('pause', topic);
+    return this.pauses.pause(topic);
+  }
+
+  /**
+   * Ends the pause of `topic` and wakes every instance's pollers of it. `shift: true` moves every
+   * pending due time later by the length of the pause; by default what fell due fires now.
+   */
+  async resume(topic: TopicName<TTopics>, options: ResumeOptions = {}): Promise<TopicResumeResult> {
+    this.usableTopic('resume', topic);
+    if (typeof options !== 'object' || options === null || (options.shift !== undefined && typeof options.shift !== 'boolean')) {
+      throw new InvalidOptionsError(errorMessages.invalidOption('resume options', options, 'use { shift?: boolean }'));
+    }
+    return this.pauses.resume(topic, options);
+  }
+
+  /** Whether `topic` is paused (any of its slots), and since when. */
+  async pauseState(topic: TopicName<TTopics>): Promise<TopicPauseState> {
+    this.usableTopic('pauseState', topic);
+    return this.pauses.state(topic);
+  }
+
+  /** Whether `topic` is paused: `pauseState(topic)`'s `paused`. */
+  async paused(topic: TopicName<TTopics>): Promise<boolean> {
+    return (await this.pauseState(topic)).paused;
   }
 
   /**

@@ -28,6 +28,8 @@ export type {
   ScheduleOutcome,
   ScheduleResult,
   ResolvedTopicOptions,
+  RateLimitOptions,
+  ResumeOptions,
   RetryReason,
   ScheduleTiming,
   StopOptions,
@@ -38,6 +40,8 @@ export type {
   TimeoutLogger,
   TimeoutState,
   TopicOptions,
+  TopicPauseState,
+  TopicResumeResult,
   TopicSlotStats,
   TopicStats,
 } from './types.js';
@@ -66,6 +70,6 @@ export { SlotMovedError } from './store/slot-moved.error.js';
 export { SlotLockedError } from './store/slot-locked.error.js';
 export { slotOf } from './store/slot-of.js';
 export { CONNECTION_URL_FORMS, maskPassword, parseConnectionUrl } from './store/connection-url.js';
-export { LEASE_EXPIRED_ERROR, MAX_STORED_ERROR_LENGTH } from './store/stored-error.js';
+export { LATE_ERROR, LEASE_EXPIRED_ERROR, MAX_STORED_ERROR_LENGTH } from './store/stored-error.js';
 export { aesGcmCodec, type AesGcmCodecOptions } from './support/aes-gcm-codec.js';
 export { migrateSlots, type SlotMigrationOptions, type SlotMigrationProgress, type SlotMigrationReport } from './engine/slot-migration.js';

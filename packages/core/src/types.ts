@@ -1,8 +1,8 @@
-import type { CancelResult, ScheduleIfExists, ScheduleOutcome, TimeoutState, TimeoutStore } from './store/timeout-store.js';
+import type { CancelResult, LateAction, LatePolicy, ScheduleIfExists, ScheduleOutcome, TimeoutState, TimeoutStore } from './store/timeout-store.js';
 import type { TopicName } from './typed-topics.js';
 import type { ConnectionOptions } from './store/connection-options.js';
 
-export type { CancelResult, ConnectionOptions, ScheduleIfExists, ScheduleOutcome, TimeoutState };
+export type { CancelResult, ConnectionOptions, LateAction, LatePolicy, ScheduleIfExists, ScheduleOutcome, TimeoutState };
 
 /** Any JSON value: what a timeout's payload may hold. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -36,11 +36,23 @@ export interface PayloadCodec {
 }
 
 /** A topic's settings after defaults are applied and validated (see `DurableTimeouts.settings`). */
-export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff' | 'codec'>> & {
+export type ResolvedTopicOptions = Required<Omit<TopicOptions, 'backoff' | 'codec' | 'late' | 'rateLimit'>> & {
   backoff: Required<BackoffOptions>;
   /** The codec of the topic's payloads (the topic's own, else the engine's), or null when they are stored as plain JSON text. */
   codec: PayloadCodec | null;
+  /** The late policy, or undefined when there is none. */
+  late: LatePolicy | undefined;
+  /** The rate limit with its burst filled in, or undefined when there is none. */
+  rateLimit: Required<RateLimitOptions> | undefined;
 };
+
+/** A topic's rate limit (the topic option `rateLimit`). */
+export interface RateLimitOptions {
+  /** Most handler runs started per second, over every instance. From 0.001 to 1,000,000. */
+  perSecond: number;
+  /** Most started at once after an idle spell (the bucket's size), a whole number from 1. Default: `perSecond` rounded up. */
+  burst?: number | undefined;
+}
 
 /** Settings of one topic (a kind of timeout, e.g. `payment`). Every field has a default. */
 export interface TopicOptions {
@@ -73,6 +85,21 @@ export interface TopicOptions {
    * Checked every `leaseMs / 6`. Default 10 x `leaseMs` (300,000 ms with the default lease).
    */
   maxRunMs?: number | undefined;
+  /**
+   * What to do with a timeout claimed more than `afterMs` past its due time (Redis clock), e.g.
+   * after an outage: `fire` it anyway, `dead-letter` it (reason `late`, replayable) or `skip` it
+   * (dropped, `skipped` event). Decided atomically with the claim: no handler runs for a timeout
+   * the policy refused. `afterMs` from 0 to 31,536,000,000 (a year). Default: none (every timeout
+   * fires). See docs/FLOW-CONTROL.md.
+   */
+  late?: LatePolicy | undefined;
+  /**
+   * Most timeouts of this topic fired per second over every instance: a token bucket kept in Redis
+   * and taken inside the claim (Redis clock), split evenly over the topic's slots (each slot gets
+   * `perSecond / slots` and `burst / slots`, at least 1). What waits stays pending, in due order.
+   * Default: none. See docs/FLOW-CONTROL.md.
+   */
+  rateLimit?: RateLimitOptions | undefined;
 }
 
 /** Minimal logger the engine writes to. Messages name topic, id and attempt, never a payload. */
@@ -209,6 +236,8 @@ export interface TimeoutEvent<TPayload = JsonValue> {
   scheduledAt: number;
   /** 1 on the first delivery, then 2, 3, ... */
   attempt: number;
+  /** How late this delivery was claimed: claim time minus `dueAt`, Redis clock, ms (never negative). */
+  lateByMs: number;
   /**
    * Grows with every claim of this id (never repeats, never goes back). Store it with the effect
    * and refuse a write carrying a smaller token to make a handler safe against a stale worker.
@@ -236,6 +265,34 @@ export interface TimeoutEvent<TPayload = JsonValue> {
 
 /** A timeout handler. Returning (or resolving) acknowledges; throwing (or rejecting) retries. */
 export type TimeoutHandler<TPayload = JsonValue> = (event: TimeoutEvent<TPayload>) => unknown | Promise<unknown>;
+
+/** Options of `resume`. */
+export interface ResumeOptions {
+  /**
+   * `true`: every pending due time of the topic moves later by the length of the pause, as if the
+   * clock had stopped while it lasted. `false` (default): what fell due during the pause fires now.
+   */
+  shift?: boolean | undefined;
+}
+
+/** Whether a topic is paused (`pause`, `pauseState`). */
+export interface TopicPauseState {
+  topic: string;
+  paused: boolean;
+  /** When the topic was paused (ms since the epoch, Redis clock); null when it is not paused. */
+  pausedAt: number | null;
+}
+
+/** What `resume` did. */
+export interface TopicResumeResult {
+  topic: string;
+  /** False when the topic was not paused (nothing changed). */
+  resumed: boolean;
+  /** How long the pause lasted, ms (Redis clock); 0 when it was not paused. */
+  pausedMs: number;
+  /** How many pending due times moved later (`shift: true` only). */
+  shifted: number;
+}
 
 /** Counts of a topic, over all its slots. */
 export interface TopicStats {
@@ -311,6 +368,8 @@ export interface HealthSnapshot {
   maxPollerIdleMs: number | null;
   /** Handlers running now. */
   inFlight: number;
+  /** Topics handled here whose last claim found them paused (`pause`), in handler order. */
+  pausedTopics: string[];
 }
 
 /**
@@ -334,15 +393,21 @@ export interface TimeoutInterceptor {
 /** Why an attempt failed: the handler threw, or the lease expired before an ack. */
 export type RetryReason = 'handler' | 'lease_expired';
 
-/** Why a timeout was dead-lettered: its last attempt failed, or its stored data was unreadable or gone. */
-export type DeadReason = RetryReason | 'corrupt' | 'missing';
+/**
+ * Why a timeout was dead-lettered: its last attempt failed, its stored data was unreadable or gone,
+ * or the topic's `late` policy refused it (`late`).
+ */
+export type DeadReason = RetryReason | 'corrupt' | 'missing' | 'late';
 
 /** Events the engine emits, with their data. Listen with `timeouts.on(name, listener)`. */
 export interface DurableTimeoutsEvents {
   scheduled: { topic: string; id: string; dueAt: number; outcome: ScheduleOutcome };
   cancelled: { topic: string; id: string };
-  /** A handler returned and its ack was accepted. */
-  fired: { topic: string; id: string; attempt: number; dueAt: number; latenessMs: number; durationMs: number };
+  /**
+   * A handler returned and its ack was accepted. `lateByMs`: claim time minus due time (Redis
+   * clock); `latenessMs`: handler start minus due time (this instance's view of the Redis clock).
+   */
+  fired: { topic: string; id: string; attempt: number; dueAt: number; lateByMs: number; latenessMs: number; durationMs: number };
   /**
    * An attempt failed and the timeout will run again at `retryAt`: its handler threw (`handler`),
    * or its lease expired before an ack (`lease_expired`: the worker died, froze or lost Redis for
@@ -351,10 +416,15 @@ export interface DurableTimeoutsEvents {
   retried: { topic: string; id: string; attempt: number; retryAt: number; error: Error; reason: RetryReason; latenessMs?: number; durationMs?: number };
   /**
    * The timeout moved to the dead letters: its last attempt failed (`handler`, `lease_expired`),
-   * or its stored data could not be read (`corrupt`) or was gone (`missing`). `latenessMs` and
-   * `durationMs` as for `retried`.
+   * its stored data could not be read (`corrupt`) or was gone (`missing`), or the topic's `late`
+   * policy refused it (`late`, with `lateByMs`). `latenessMs` and `durationMs` as for `retried`.
    */
-  dead: { topic: string; id: string; attempts: number; error: Error; reason: DeadReason; latenessMs?: number; durationMs?: number };
+  dead: { topic: string; id: string; attempts: number; error: Error; reason: DeadReason; lateByMs?: number; latenessMs?: number; durationMs?: number };
+  /**
+   * The topic's `late` policy (`action: 'skip'`) dropped a timeout claimed `lateByMs` past its due
+   * time `dueAt`: no handler ran and it is gone, as if cancelled.
+   */
+  skipped: { topic: string; id: string; attempts: number; dueAt: number; lateByMs: number };
   /** The ack or fail was refused: the lease had expired and the timeout was claimed again or replaced. */
   stale: { topic: string; id: string; attempt: number; fencingToken: number };
   /** Timeouts handed back as due now on shutdown (no attempt spent). */

@@ -8,6 +8,7 @@ import { describeScheduleModesContract } from './schedule-modes.contract.js';
 import { describeBulkCallsContract } from './bulk-calls.contract.js';
 import { describeLeaseRenewalContract } from './lease-renewal.contract.js';
 import { describeAckNextContract } from './ack-next.contract.js';
+import { describeFlowControlContract } from './flow-control.contract.js';
 
 /** What one contract test gets from the store under test. */
 export interface StoreContractContext {
@@ -53,6 +54,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
   describeBulkCallsContract(name, makeContext);
   describeLeaseRenewalContract(name, makeContext);
   describeAckNextContract(name, makeContext);
+  describeFlowControlContract(name, makeContext);
   describe(`TimeoutStore contract: ${name}`, () => {
     let context: StoreContractContext;
     let store: TimeoutStore;
@@ -80,7 +82,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
       const ROLES = {
         writes: ['schedule', 'scheduleMany', 'cancel', 'cancelMany'],
         deliveries: ['claim', 'ack', 'ackMany', 'renewLeases', 'fail', 'release'],
-        reads: ['get', 'stats', 'listPending', 'listDead', 'replayDead', 'purgeDead'],
+        reads: ['get', 'stats', 'listPending', 'listDead', 'replayDead', 'purgeDead', 'pause', 'pauseState', 'resume'],
         layout: ['readLayout', 'claimLayout', 'beginMigration', 'finishMigration', 'markSlot', 'bucketIds', 'exportEntries', 'importEntries', 'dropEntries', 'unimportEntries'],
       } as const;
 

@@ -209,6 +209,32 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     }
   });
 
+  it('pauses and resumes the topic with its button: the engine sees it, the page shows it', async () => {
+    const browser = await openBrowser(TOKEN);
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${pageUrl}?topic=bulk`);
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.accept();
+      });
+      expect(await page.locator('#paused-badge').count()).toBe(0);
+      await Promise.all([page.waitForEvent('load'), page.locator('button[data-action="pause"]').click()]);
+      expect(dialogs).toEqual(['Pause bulk? No instance fires its timeouts until it is resumed; schedules and cancels go on.']);
+      expect(await page.locator('#flash').innerText()).toBe('Paused bulk.');
+      expect(await page.locator('#paused-badge').innerText()).toBe('paused');
+      expect(await engine.paused('bulk')).toBe(true);
+      await Promise.all([page.waitForEvent('load'), page.locator('button[data-action="resume"]').click()]);
+      expect(dialogs[1]).toBe('Resume bulk? What fell due while it was paused fires now.');
+      expect(await page.locator('#flash').innerText()).toBe('Resumed bulk.');
+      expect(await page.locator('#paused-badge').count()).toBe(0);
+      expect(await engine.paused('bulk')).toBe(false);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('serves a JSON API behind the same token, and takes changes only with the page header', async () => {
     const http = request(app.getHttpServer());
     const auth = { authorization: `Bearer ${TOKEN}` };
@@ -226,6 +252,21 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     expect((await http.post('/ops/timeouts/api/topics/payment/dead/purge').set(auth).send({})).status).toBe(403);
     expect((await engine.stats('payment')).dead).toBe(1);
     expect((await http.post('/ops/timeouts/api/topics/payment/dead/purge').set(auth).set('x-durable-timeout-admin', '1').send({ ids: 'poison-2' })).status).toBe(400);
+  });
+
+  it('pauses and resumes a topic through the API, with the page header only', async () => {
+    const http = request(app.getHttpServer());
+    const auth = { authorization: `Bearer ${TOKEN}`, 'x-durable-timeout-admin': '1' };
+    expect((await http.post('/ops/timeouts/api/topics/bulk/pause').set({ authorization: `Bearer ${TOKEN}` })).status).toBe(403);
+    expect(await engine.paused('bulk')).toBe(false);
+    const paused = await http.post('/ops/timeouts/api/topics/bulk/pause').set(auth).expect(200);
+    expect(paused.body).toEqual({ topic: 'bulk', paused: true, pausedAt: expect.any(Number) });
+    expect(await engine.paused('bulk')).toBe(true);
+    expect((await http.post('/ops/timeouts/api/topics/bulk/resume').set(auth).send({ shift: 'yes' })).status).toBe(400);
+    const resumed = await http.post('/ops/timeouts/api/topics/bulk/resume').set(auth).send({}).expect(200);
+    expect(resumed.body).toEqual({ topic: 'bulk', resumed: true, pausedMs: expect.any(Number), shifted: 0 });
+    expect(await engine.paused('bulk')).toBe(false);
+    expect((await http.post('/ops/timeouts/api/topics/parcel/pause').set(auth)).status).toBe(404);
   });
 
   it(`stays quick on a topic with ${BULK.toLocaleString('en-US')} pending: counts and pages, never whole sets`, async () => {

@@ -15,6 +15,9 @@ describe('TimeoutScheduler', () => {
       purgeDead: jest.fn(async (..._args: unknown[]) => 4),
       scheduleMany: jest.fn(async (..._args: unknown[]) => [{ ok: true, outcome: 'created' }]),
       cancelMany: jest.fn(async (..._args: unknown[]) => [{ ok: true, result: 'not_found' }]),
+      pause: jest.fn(async (..._args: unknown[]) => ({ topic: 'payment', paused: true, pausedAt: 5 })),
+      resume: jest.fn(async (..._args: unknown[]) => ({ topic: 'payment', resumed: true, pausedMs: 7, shifted: 2 })),
+      paused: jest.fn(async (..._args: unknown[]) => true),
     };
     const scheduler = new TimeoutScheduler<'payment'>(engine as unknown as DurableTimeouts, new TimeoutReadinessWatcher());
     expect(scheduler.engine).toBe(engine);
@@ -34,6 +37,12 @@ describe('TimeoutScheduler', () => {
     expect(engine.scheduleMany).toHaveBeenCalledWith('payment', [{ id: 'o-2', delayMs: 5, ifExists: 'keep' }]);
     await expect(scheduler.cancelMany('payment', ['o-2'])).resolves.toEqual([{ ok: true, result: 'not_found' }]);
     expect(engine.cancelMany).toHaveBeenCalledWith('payment', ['o-2']);
+    await expect(scheduler.pause('payment')).resolves.toEqual({ topic: 'payment', paused: true, pausedAt: 5 });
+    expect(engine.pause).toHaveBeenCalledWith('payment');
+    await expect(scheduler.resume('payment', { shift: true })).resolves.toEqual({ topic: 'payment', resumed: true, pausedMs: 7, shifted: 2 });
+    expect(engine.resume).toHaveBeenCalledWith('payment', { shift: true });
+    await expect(scheduler.paused('payment')).resolves.toBe(true);
+    expect(engine.paused).toHaveBeenCalledWith('payment');
   });
 
   it('waitUntilReady settles with the module bootstrap', async () => {

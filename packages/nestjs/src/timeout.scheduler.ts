@@ -4,6 +4,7 @@ import {
   type CancelManyResult,
   type CancelResult,
   type DeadLetter,
+  type ResumeOptions,
   type ScheduleManyResult,
   type ScheduleResult,
   type TimeoutInfo,
@@ -11,6 +12,8 @@ import {
   type TopicPayload,
   type TopicScheduleManyItem,
   type TopicScheduleOptions,
+  type TopicPauseState,
+  type TopicResumeResult,
   type TopicStats,
 } from '@durable-timeout/core';
 import type { RegisteredTopics } from './typed-topics.js';
@@ -99,6 +102,24 @@ export class TimeoutScheduler<TTopics = RegisteredTopics> {
   /** Deletes dead letters (all of the topic when `ids` is omitted). Returns how many. */
   purgeDead(topic: TopicName<TTopics>, ids?: readonly string[]): Promise<number> {
     return this.engine.purgeDead(topic, ids);
+  }
+
+  /**
+   * Pauses a topic on every instance: nothing of it fires until `resume`; schedules and cancels go
+   * on. Kept in Redis (survives restarts). See docs/FLOW-CONTROL.md.
+   */
+  pause(topic: TopicName<TTopics>): Promise<TopicPauseState> {
+    return this.engine.pause(topic);
+  }
+
+  /** Ends a topic's pause; `shift: true` moves every pending due time later by the length of the pause. */
+  resume(topic: TopicName<TTopics>, options?: ResumeOptions): Promise<TopicResumeResult> {
+    return this.engine.resume(topic, options);
+  }
+
+  /** Whether a topic is paused. */
+  paused(topic: TopicName<TTopics>): Promise<boolean> {
+    return this.engine.paused(topic);
   }
 
   /**

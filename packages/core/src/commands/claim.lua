@@ -2,16 +2,23 @@
   Claims due timeouts of one slot, after dealing with the leases that expired.
 
   KEYS[1] due ZSET, KEYS[2] lease ZSET, KEYS[3] fencing token counter, KEYS[4] dead ZSET,
-  KEYS[5] layout marker
-  KEYS[6..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
+  KEYS[5] layout marker, KEYS[6] flow HASH of the slot: field `at` while the topic is paused,
+  `tokens` and `ts` for the rate limit's token bucket
+  KEYS[7..] data bucket HASHes of the slot: every bucket in bucket order, or (the `few`
            registration) the buckets the caller expects the claim to need, padded with repeats
   ARGV[1] most ids to claim (the store caps it at 1,000), ARGV[2] lease ms, ARGV[3] most expired
   leases to deal with in this call, ARGV[4] number of data buckets of a slot, ARGV[5] how many of
   the next due ids to report the buckets of, ARGV[6] max attempts, ARGV[7] retry backoff base ms,
   ARGV[8] retry backoff cap ms, ARGV[9] a random fraction in [0, 1) for the backoff jitter,
-  ARGV[10..] (`few` only) the bucket number of KEYS[6], KEYS[7], ...
+  ARGV[10] late policy: ms past its due time after which a due id is late (-1: no policy),
+  ARGV[11] what happens to a late id: 1 dead-lettered (error LATE), 2 dropped (skipped),
+  ARGV[12] rate limit: tokens per ms of the slot's token bucket (0: no limit), ARGV[13] its burst
+  (most tokens it holds),
+  ARGV[14..] (`few` only) the bucket number of KEYS[7], KEYS[8], ...
   Returns {now, nextDueAt or nil, expired, nextLeaseExpiresAt or nil, next buckets, given up,
            then for each claimed id: id, dueAt, scheduledAt, attempt, fencingToken, payload}
+  or {now, nil, -1, nil, {}, {}} while the slot is paused (its pause marker is set): nothing is
+  claimed, no expired lease dealt with, nothing changed.
   Ids of the data bucket a slot migration is moving (`moving_bucket`) are skipped: not claimed,
   their expired leases not dealt with, until the bucket was moved.
   or 0, changing nothing, when a `few` call lacks a bucket it needs (or an expired lease waits):
@@ -22,8 +29,15 @@
   the error LEASE_EXPIRED. A due or leased id whose stored value is unreadable (CORRUPT) or gone
   (MISSING) is dead-lettered: every value is checked before anything is written on its strength,
   so one bad entry never stops its slot. `given up` lists what this call did besides claiming, as
-  groups of five: id, code (1 retried after its lease expired, 2 dead after its lease expired,
-  3 dead: corrupt, 4 dead: missing), attempts, retry or death time, stored error text.
+  groups of six: id, code (1 retried after its lease expired, 2 dead after its lease expired,
+  3 dead: corrupt, 4 dead: missing, 5 dead: late, 6 dropped: late), attempts, retry or death
+  time, stored error text, due time (0 when not known).
+  The late policy is decided here, with the claim: a due id claimed more than ARGV[10] ms after
+  its due score is dead-lettered or dropped instead of claimed, so no handler ever runs for it
+  and no worker crash between the decision and its effect can lose it.
+  With a rate limit the bucket refills at ARGV[12] tokens per ms (Redis clock) up to ARGV[13]; a
+  claim takes at most as many due ids as there are whole tokens and spends one per claimed id
+  (refused ones are free). While due ids wait for tokens, nextDueAt is when the next token comes.
   nextLeaseExpiresAt is the earliest lease expiry left in the slot (this call's leases included),
   so a poller can wake when a dead worker's lease ends instead of at its next sweep. Next buckets
   are the distinct bucket numbers of the first ARGV[5] ids left in due: the keys the next `few`
@@ -34,31 +48,44 @@
 local rcall = redis.call
 -- @include stored
 local now = now_ms()
+if rcall('HGET', KEYS[6], 'at') then return {now, false, -1, false, {}, {}} end
 local busy = moving_bucket(KEYS[5])
 local limit = tonumber(ARGV[1])
 local leaseUntil = now + tonumber(ARGV[2])
 local bucketCount = tonumber(ARGV[4])
 local maxAttempts = tonumber(ARGV[6])
+local lateAfter = tonumber(ARGV[10])
+local lateAction = tonumber(ARGV[11])
+local ratePerMs = tonumber(ARGV[12])
+local tokens = nil
+if ratePerMs > 0 then
+  local burst = tonumber(ARGV[13])
+  local ts = tonumber(rcall('HGET', KEYS[6], 'ts'))
+  tokens = tonumber(rcall('HGET', KEYS[6], 'tokens'))
+  if tokens and ts then tokens = math.min(burst, tokens + math.max(0, now - ts) * ratePerMs) else tokens = burst end
+  limit = math.min(limit, math.floor(tokens))
+end
 local chosen = nil
-if #ARGV > 9 then
+if #ARGV > 13 then
   chosen = {}
-  for i = 10, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 4] end
+  for i = 14, #ARGV do chosen[tonumber(ARGV[i])] = KEYS[i - 7] end
 end
 
 local function data_key(id)
   local bucket = bucket_index(id, bucketCount)
   if chosen then return chosen[bucket] end
-  return KEYS[6 + bucket]
+  return KEYS[7 + bucket]
 end
 
 local givenUp = {}
-local function report(id, code, attempts, at, err)
+local function report(id, code, attempts, at, err, dueAt)
   local n = #givenUp
   givenUp[n + 1] = id
   givenUp[n + 2] = code
   givenUp[n + 3] = attempts
   givenUp[n + 4] = at
   givenUp[n + 5] = err
+  givenUp[n + 6] = dueAt or 0
 end
 
 -- Dead-letters an id whose value is unreadable (its raw text is kept as the payload) or missing.
@@ -148,6 +175,15 @@ if count > 0 then
     if value then meta, rest = read_stored(value) end
     if not meta then
       bury_unreadable(bucket, id, value, rest)
+    elseif lateAfter >= 0 and now - dueAt > lateAfter then
+      local scheduledAt = dueAt - meta[1]
+      if lateAction == 1 then
+        bury(KEYS[4], bucket, id, now, scheduledAt, meta[2], LATE, string.sub(rest, meta[3] + 1))
+        report(id, 5, meta[2], now, LATE, dueAt)
+      else
+        rcall('HDEL', bucket, id)
+        report(id, 6, meta[2], now, '', dueAt)
+      end
     else
       token = token + 1
       meta[2], meta[4], meta[5] = meta[2] + 1, token, dueAt
@@ -167,10 +203,18 @@ if count > 0 then
   rcall('ZREM', KEYS[1], unpack(taken))
   if #leased > 0 then rcall('ZADD', KEYS[2], unpack(leased)) end
 end
+if tokens then
+  tokens = tokens - (#result - 6) / 6
+  rcall('HSET', KEYS[6], 'tokens', string.format('%.6f', tokens), 'ts', int(now))
+end
 
 local ahead = tonumber(ARGV[5])
 local upcoming = rcall('ZRANGE', KEYS[1], 0, math.max(ahead, 1) - 1, 'WITHSCORES')
-if upcoming[2] then result[2] = tonumber(upcoming[2]) end
+if upcoming[2] then
+  result[2] = tonumber(upcoming[2])
+  -- Waiting for a token: the next claim that can take anything is when one has come.
+  if tokens and tokens < 1 then result[2] = math.max(result[2], now + math.ceil((1 - tokens) / ratePerMs)) end
+end
 local seen = {}
 for i = 1, math.min(ahead, #upcoming / 2) do
   local bucket = bucket_index(upcoming[2 * i - 1], bucketCount)

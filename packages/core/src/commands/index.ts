@@ -34,8 +34,8 @@ const SCRIPTS = {
   cancelMany: { file: 'cancel-many', fixedKeys: 3, tail: 'buckets' },
   cancelManyFew: { file: 'cancel-many', fixedKeys: 3, tail: 'few' },
   get: { file: 'get', fixedKeys: 5, tail: 'none' },
-  claim: { file: 'claim', fixedKeys: 5, tail: 'buckets' },
-  claimFew: { file: 'claim', fixedKeys: 5, tail: 'few' },
+  claim: { file: 'claim', fixedKeys: 6, tail: 'buckets' },
+  claimFew: { file: 'claim', fixedKeys: 6, tail: 'few' },
   ack: { file: 'ack', fixedKeys: 3, tail: 'none' },
   ackNext: { file: 'ack-next', fixedKeys: 4, tail: 'none' },
   ackMany: { file: 'ack-many', fixedKeys: 2, tail: 'buckets' },
@@ -56,6 +56,8 @@ const SCRIPTS = {
   migrateDrop: { file: 'migrate-drop', fixedKeys: 4, tail: 'buckets' },
   migrateUnimport: { file: 'migrate-unimport', fixedKeys: 3, tail: 'buckets' },
   pendingList: { file: 'pending-list', fixedKeys: 1, tail: 'none' },
+  pause: { file: 'pause', fixedKeys: 1, tail: 'none' },
+  resume: { file: 'resume', fixedKeys: 2, tail: 'buckets' },
 } as const satisfies Record<string, ScriptSpec>;
 
 /** Names of the store's Lua scripts. */

@@ -1,6 +1,6 @@
 import type { AckEntry, AckResult, ClaimIncident, FailOutcome, NextOccurrence, SlotRef } from '../store/timeout-store.js';
 import { followForwards, MAX_FORWARDS } from '../store/follow-forwards.js';
-import type { ResolvedTopicOptions } from '../types.js';
+import type { DeadReason, ResolvedTopicOptions } from '../types.js';
 import type { AckSettlement } from './ack-batcher.js';
 import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
@@ -24,8 +24,40 @@ export class DeliveryOutcomes {
     private readonly options: ResolvedTopicOptions,
   ) {}
 
-  /** Emits the event (and logs the line) of a timeout a claim retried or dead-lettered itself. */
-  reportIncident(incident: ClaimIncident): void {
+  /**
+   * Emits the event (and logs the line) of each timeout a claim retried, dead-lettered or dropped
+   * itself. Those the late policy refused get one log line per claim, not one per timeout: after
+   * an outage they come by the thousand.
+   */
+  reportIncidents(incidents: readonly ClaimIncident[]): void {
+    let late = 0;
+    let action: 'dead-letter' | 'skip' = 'skip';
+    for (const incident of incidents) {
+      if (incident.kind === 'late_dead' || incident.kind === 'late_skipped') {
+        late++;
+        action = incident.kind === 'late_dead' ? 'dead-letter' : 'skip';
+        this.reportLate(incident);
+      } else {
+        this.reportIncident(incident);
+      }
+    }
+    const policy = this.options.late;
+    if (late > 0 && policy) this.context.logger?.warn(engineMessages.lateRefused(this.topic, late, policy.afterMs, action), { topic: this.topic });
+  }
+
+  private reportLate(incident: ClaimIncident): void {
+    const { topic } = this;
+    const { id, attempts } = incident;
+    const dueAt = incident.dueAt ?? incident.at;
+    const lateByMs = Math.max(0, incident.at - dueAt);
+    if (incident.kind === 'late_dead') {
+      this.context.events.emit('dead', { topic, id, attempts, error: new Error(incident.error), reason: 'late', lateByMs });
+    } else {
+      this.context.events.emit('skipped', { topic, id, attempts, dueAt, lateByMs });
+    }
+  }
+
+  private reportIncident(incident: ClaimIncident): void {
     const { topic } = this;
     const { events, logger } = this.context;
     const { id, attempts, error: text } = incident;
@@ -36,7 +68,7 @@ export class DeliveryOutcomes {
       events.emit('retried', { topic, id, attempt: attempts, retryAt: incident.at, error, reason: 'lease_expired' });
       return;
     }
-    const reason = incident.kind === 'lease_dead' ? 'lease_expired' : incident.kind;
+    const reason: DeadReason = incident.kind === 'lease_dead' ? 'lease_expired' : incident.kind === 'late_dead' ? 'late' : (incident.kind as 'corrupt' | 'missing');
     logger?.error(engineMessages.deadByStore(topic, id, reason, text), logContext);
     events.emit('dead', { topic, id, attempts, error, reason });
   }
@@ -89,6 +121,7 @@ export class DeliveryOutcomes {
           id: delivery.id,
           attempt: delivery.attempt,
           dueAt: delivery.dueAt,
+          lateByMs: delivery.lateByMs,
           latenessMs: delivery.latenessMs,
           durationMs: delivery.durationMs,
         });

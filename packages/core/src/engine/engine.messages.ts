@@ -12,6 +12,15 @@ export const engineMessages = {
   deadByStore: (topic: string, id: string, reason: string, error: string) =>
     `Timeout "${id}" of topic "${topic}" moved to the dead letters (${reason}): ${error}. ` +
     'Inspect with listDead(), then replayDead() or purgeDead().',
+  lateRefused: (topic: string, count: number, afterMs: number, action: 'dead-letter' | 'skip') =>
+    `${count} timeout(s) of topic "${topic}" were claimed more than ${afterMs} ms past their due time; ` +
+    (action === 'dead-letter'
+      ? 'moved to the dead letters (reason "late") by the late policy. Inspect with listDead(), then replayDead() or purgeDead().'
+      : 'dropped by the late policy (skip), no handler ran.'),
+  topicPaused: (topic: string) => `Topic "${topic}" paused: no instance fires its timeouts until resume(); schedules and cancels go on.`,
+  topicResumed: (topic: string, pausedMs: number, shift: boolean, shifted: number) =>
+    `Topic "${topic}" resumed after ${pausedMs} ms; ` +
+    (shift ? `${shifted} pending due time(s) moved later by the pause.` : 'what fell due meanwhile fires now.'),
   stale: (topic: string, id: string, attempt: number, operation: string) =>
     `The ${operation} of "${id}" (topic "${topic}", attempt ${attempt}) was refused: its lease expired, or it was rescheduled ` +
     'or cancelled meanwhile, so another delivery or call owns it now. A lease ends while a handler runs only when its worker cannot renew ' +

@@ -1,4 +1,4 @@
-import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, LatePolicy, LeaseExpiryPolicy, SlotRateLimit, SlotRef } from '../store/timeout-store.js';
 import type { EngineContext } from './engine-context.js';
 import type { ClaimCapacity } from './claim-capacity.js';
 import { redisRetryDelayMs } from '../support/retry-backoff.js';
@@ -11,9 +11,11 @@ export type PollerCapacity = Pick<ClaimCapacity, 'reserve' | 'unreserve'>;
  * with the topic's batch and lease settings.
  */
 export interface ClaimSink {
-  readonly options: { readonly batchSize: number; readonly leaseMs: number };
+  readonly options: { readonly batchSize: number; readonly leaseMs: number; readonly late?: LatePolicy | undefined };
   /** The policy the store applies to the topic's expired leases. */
   readonly leaseExpiry: LeaseExpiryPolicy;
+  /** The token bucket of each of the topic's slots, when the topic has a rate limit. */
+  readonly slotRate: SlotRateLimit | undefined;
   /** False once the topic is halting: a claim that comes back is released, not dispatched. */
   readonly active: boolean;
   /** Starts the handlers of what a claim of `slot` brought back. */
@@ -164,7 +166,7 @@ export class SlotPoller {
     try {
       this.wakeHint = Number.POSITIVE_INFINITY;
       const sentAt = performance.now();
-      result = await context.deliveries.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry);
+      result = await context.deliveries.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry, worker.options.late, worker.slotRate);
       const receivedAt = performance.now();
       this.lastCycleAt = receivedAt;
       this.failures = 0;
@@ -184,7 +186,8 @@ export class SlotPoller {
       return false;
     }
     const { batchSize } = worker.options;
-    if (result.claimed.length >= limit) {
+    // Timeouts the late policy refused count as taken: a batch full of them means a backlog too.
+    if (takenCount(result) >= limit) {
       this.wanted = batchSize;
       return true;
     }
@@ -227,4 +230,11 @@ export class SlotPoller {
     this.timer = undefined;
     this.runNow();
   };
+}
+
+/** How many due timeouts a claim took from its slot: those claimed and those the late policy refused. */
+export function takenCount(result: ClaimResult): number {
+  let taken = result.claimed.length;
+  for (const incident of result.incidents) if (incident.kind === 'late_dead' || incident.kind === 'late_skipped') taken++;
+  return taken;
 }

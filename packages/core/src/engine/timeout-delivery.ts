@@ -16,6 +16,8 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   readonly scheduledAt: number;
   readonly attempt: number;
   readonly fencingToken: number;
+  /** Claim time minus due time, store clock (never negative). */
+  lateByMs = 0;
   /** Store time when the lease of this delivery ends (claim time + leaseMs). */
   leaseExpiresAt = 0;
   /** `performance.now()` when the handler started. */

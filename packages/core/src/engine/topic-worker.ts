@@ -1,4 +1,4 @@
-import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRef } from '../store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, LeaseExpiryPolicy, SlotRateLimit, SlotRef } from '../store/timeout-store.js';
 import type { ResolvedTopicOptions, TimeoutEvent, TimeoutHandler } from '../types.js';
 import { readPayloadText } from '../validation/safe-json.js';
 import { splitCarried } from './carried-context.js';
@@ -7,7 +7,7 @@ import type { EngineContext } from './engine-context.js';
 import { engineMessages } from './engine.messages.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { ClaimCapacity } from './claim-capacity.js';
-import { type ClaimSink, SlotPoller } from './slot-poller.js';
+import { type ClaimSink, SlotPoller, takenCount } from './slot-poller.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import { toError } from '../support/to-error.js';
@@ -69,6 +69,8 @@ export class TopicWorker implements ClaimSink {
     this.outcomes = new DeliveryOutcomes(context, topic, options);
     this.resize();
     this.expiry = { maxAttempts: options.maxAttempts, backoff: options.backoff };
+    const rate = options.rateLimit;
+    this.slotRate = rate && { perMs: rate.perSecond / 1000 / options.slots, burst: Math.max(1, rate.burst / options.slots) };
     this.renewer = new LeaseRenewer(context, topic, options.leaseMs, options.maxRunMs, this.leased);
   }
 
@@ -159,15 +161,26 @@ export class TopicWorker implements ClaimSink {
     return idle;
   }
 
+  /** Slots whose last claim found the topic paused. */
+  private readonly pausedSlots = new Set<number>();
+
+  /** Whether the last claim of any slot found the topic paused. */
+  get paused(): boolean {
+    return this.pausedSlots.size > 0;
+  }
+
   /** Reports what a claim retried or dead-lettered instead of claiming, then starts the handler for every timeout it claimed. */
   dispatch(slot: number, result: ClaimResult): void {
-    for (const incident of result.incidents) this.outcomes.reportIncident(incident);
+    if (result.paused) this.pausedSlots.add(slot);
+    else this.pausedSlots.delete(slot);
+    if (result.incidents.length > 0) this.outcomes.reportIncidents(result.incidents);
     const leaseExpiresAt = result.now + this.options.leaseMs;
     for (const claimed of result.claimed) {
       const { carried, payload } = splitCarried(claimed.payload);
       const read = readPayloadText(payload, this.options.codec);
       const delivery = new TimeoutDelivery<unknown>(this.topic, slot, claimed, read.ok ? read.value : null);
       delivery.leaseExpiresAt = leaseExpiresAt;
+      delivery.lateByMs = Math.max(0, result.now - claimed.dueAt);
       delivery.carried = carried;
       this.outstanding++;
       if (read.ok) this.runHandler(delivery);
@@ -180,6 +193,9 @@ export class TopicWorker implements ClaimSink {
     return this.expiry;
   }
 
+  /** The topic's rate limit split evenly over its slots (each at least 1 token of burst), or undefined. */
+  readonly slotRate: SlotRateLimit | undefined;
+
   /**
    * Claims and runs everything due now in one slot, batch after batch, waiting for each batch's
    * handlers and acks (`fireDue`). Returns how many were run.
@@ -189,12 +205,12 @@ export class TopicWorker implements ClaimSink {
     let count = 0;
     for (;;) {
       const sentAt = performance.now();
-      const result = await this.context.deliveries.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry);
+      const result = await this.context.deliveries.claim(ref, this.options.batchSize, this.options.leaseMs, this.expiry, this.options.late, this.slotRate);
       this.context.clock.sample(result.now, sentAt, performance.now());
       this.dispatch(slot, result);
       count += result.claimed.length;
       await this.idle();
-      if (result.claimed.length < this.options.batchSize) return count;
+      if (takenCount(result) < this.options.batchSize) return count;
     }
   }
 

@@ -107,16 +107,23 @@ export class TopicWorkers {
   }
 
   /** Handlers running now, and (when `running`) the longest a started poller has gone without a claim, in ms. */
-  figures(running: boolean): { maxPollerIdleMs: number | null; inFlight: number } {
+  figures(running: boolean): { maxPollerIdleMs: number | null; inFlight: number; pausedTopics: string[] } {
     let maxPollerIdleMs: number | null = null;
     let inFlight = 0;
+    const pausedTopics: string[] = [];
     const now = performance.now();
     for (const worker of this.workers.values()) {
       inFlight += worker.inFlight;
+      if (worker.paused) pausedTopics.push(worker.topic);
       if (running && worker.active) maxPollerIdleMs = Math.max(maxPollerIdleMs ?? 0, Math.round(worker.maxPollerIdleMs(now)));
     }
     if (running && maxPollerIdleMs === null) maxPollerIdleMs = 0;
-    return { maxPollerIdleMs, inFlight };
+    return { maxPollerIdleMs, inFlight, pausedTopics };
+  }
+
+  /** Claims every slot of `topic` now, when this instance handles it (after a resume). */
+  sweepTopic(topic: string): void {
+    this.workers.get(topic)?.sweepNow();
   }
 
   /** Stops the layout timer and drains every worker (`drainWorkers`); resolves with what it did and what is left of the hand-back budget. */

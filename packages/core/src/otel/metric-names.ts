@@ -20,6 +20,8 @@ export const TIMEOUT_METRICS = {
   released: 'durable_timeout.released',
   /** Counter: pending timeouts cancelled by this instance. */
   cancelled: 'durable_timeout.cancelled',
+  /** Counter: late timeouts dropped by the topic's `late` policy (`action: 'skip'`), no handler run. */
+  skipped: 'durable_timeout.skipped',
   /** Counter: store failures outside handlers (Redis down, a script error), attribute `durable_timeout.operation`. */
   errors: 'durable_timeout.errors',
   /** Histogram (s): handler start minus due time, for every handler run. */

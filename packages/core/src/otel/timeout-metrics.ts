@@ -54,7 +54,7 @@ export interface TimeoutMetrics {
 }
 
 /** The outcomes counted per topic. */
-const COUNTED = ['scheduled', 'fired', 'retried', 'deadLettered', 'staleAcks', 'released', 'cancelled'] as const;
+const COUNTED = ['scheduled', 'fired', 'retried', 'deadLettered', 'staleAcks', 'released', 'cancelled', 'skipped'] as const;
 type Counted = (typeof COUNTED)[number];
 
 /** The histograms, recorded synchronously for every handler run. */
@@ -160,7 +160,7 @@ class OutcomeCounts {
   private of(topic: string): Record<Counted, number> {
     let counts = this.byTopic.get(topic);
     if (!counts) {
-      counts = { scheduled: 0, fired: 0, retried: 0, deadLettered: 0, staleAcks: 0, released: 0, cancelled: 0 };
+      counts = { scheduled: 0, fired: 0, retried: 0, deadLettered: 0, staleAcks: 0, released: 0, cancelled: 0, skipped: 0 };
       this.byTopic.set(topic, counts);
     }
     return counts;
@@ -175,6 +175,7 @@ const COUNTER_DESCRIPTIONS: Record<Counted, string> = {
   staleAcks: 'Acks or failure records refused: the lease had passed to a newer delivery.',
   released: 'Timeouts handed back as due now on shutdown, without spending an attempt.',
   cancelled: 'Pending timeouts cancelled by this instance.',
+  skipped: "Late timeouts dropped by the topic's late policy (skip), no handler run.",
 };
 
 /** The counters, observed together from `OutcomeCounts`. Returns a function that removes the callback. */
@@ -263,6 +264,7 @@ function subscribe(timeouts: DurableTimeouts, counts: OutcomeCounts, histograms:
       counts.add(topic, 'deadLettered');
       recordRun(topic, latenessMs, durationMs, attributes.processFailed(topic, error));
     }),
+    timeouts.on('skipped', ({ topic }) => counts.add(topic, 'skipped')),
     timeouts.on('stale', ({ topic }) => counts.add(topic, 'staleAcks')),
     timeouts.on('released', ({ topic, count }) => counts.add(topic, 'released', count)),
     timeouts.on('error', ({ topic, operation }) => counts.addError(topic, operation)),

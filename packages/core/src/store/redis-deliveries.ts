@@ -12,6 +12,8 @@ import type {
   AckResult,
   ClaimResult,
   FailOutcome,
+  LatePolicy,
+  SlotRateLimit,
   LeaseExpiryPolicy,
   LeaseRenewal,
   NextOccurrence,
@@ -46,7 +48,14 @@ export class RedisDeliveries implements Deliveries {
    * that claim was not a full batch; the script changes nothing and says so when it needs another
    * bucket (or an expired lease waits), and the claim is made again with every bucket.
    */
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
+  async claim(
+    slot: SlotRef,
+    limit: number,
+    leaseMs: number,
+    expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY,
+    late?: LatePolicy,
+    rate?: SlotRateLimit,
+  ): Promise<ClaimResult> {
     const keys = this.keys.slot(slot.topic, slot.slot);
     const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
     const args: ScriptArg[] = [
@@ -59,8 +68,11 @@ export class RedisDeliveries implements Deliveries {
       expiry.backoff.baseMs,
       expiry.backoff.capMs,
       Math.random(),
+      ...lateArgs(late),
+      rate === undefined ? 0 : rate.perMs,
+      rate === undefined ? 0 : rate.burst,
     ];
-    const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout];
+    const fixed = [keys.due, keys.lease, keys.seq, keys.dead, keys.layout, keys.paused];
     const hint = this.claimHints.get(slot);
     let reply: unknown = 0;
     if (hint !== undefined) {
@@ -69,8 +81,11 @@ export class RedisDeliveries implements Deliveries {
     }
     if (reply === 0) reply = await this.calls.run('claim', [...fixed, ...keys.buckets], args);
     const result = decodeClaim(reply);
-    // A full batch means a backlog: the next claim takes more ids than a few buckets hold.
-    this.claimHints.set(slot, take > 0 && result.claimed.length >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
+    // A full batch means a backlog: the next claim takes more ids than a few buckets hold. Ids the
+    // late policy refused count: a batch of them is a backlog too.
+    let taken = result.claimed.length;
+    for (const incident of result.incidents) if (incident.kind === 'late_dead' || incident.kind === 'late_skipped') taken++;
+    this.claimHints.set(slot, take > 0 && taken >= take ? undefined : ((reply as unknown[])[4] as unknown[]).map(Number));
     return result;
   }
 
@@ -169,4 +184,10 @@ export class RedisDeliveries implements Deliveries {
     }
     return result;
   }
+}
+
+/** The claim script's late-policy arguments (ARGV[10], ARGV[11]): after ms (-1: none) and action code. */
+function lateArgs(late: LatePolicy | undefined): ScriptArg[] {
+  if (late === undefined || late.action === 'fire') return [-1, 0];
+  return [Math.max(0, Math.round(late.afterMs)), late.action === 'dead-letter' ? 1 : 2];
 }

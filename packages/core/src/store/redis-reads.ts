@@ -1,7 +1,6 @@
 import type { RedisCalls } from './redis-calls.js';
 import type { TimeoutKeys } from './timeout-keys.js';
-import type { SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry,
-  StoredFiringEntry, StoredTimeout, StoreReads } from './timeout-store.js';
+import type { PauseState, ResumeResult, SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry, StoredFiringEntry, StoredTimeout, StoreReads } from './timeout-store.js';
 import { count, decodeStored, tuple, unexpected } from './redis-replies.js';
 
 /** Most dead letters one replay / purge script call moves; larger requests loop. */
@@ -101,6 +100,28 @@ export class RedisReads implements StoreReads {
     const purgeBatch = (batch: readonly string[]) =>
       this.calls.script('purgeDead', 'deadPurge', scriptKeys, [DEAD_BATCH, slot.slots ?? 0, ...batch]).then((reply) => count(reply, 'deadPurge'));
     return this.inBatches(ids, purgeBatch);
+  }
+
+  pause(slot: SlotRef): Promise<PauseState> {
+    return this.pauseCall(slot, 'pause');
+  }
+
+  pauseState(slot: SlotRef): Promise<PauseState> {
+    return this.pauseCall(slot, 'read');
+  }
+
+  async resume(slot: SlotRef, shift: boolean): Promise<ResumeResult> {
+    this.writes.flushSlot(slot);
+    const keys = this.keys.slot(slot.topic, slot.slot);
+    const reply = await this.calls.script('resume', 'resume', [keys.paused, keys.due, ...keys.buckets], [shift ? 1 : 0, this.keys.wakeChannel(slot.topic), slot.slot]);
+    const [now, pausedAt, shifted] = tuple(reply, 'resume', 3);
+    return { now: Number(now), pausedAt: pausedAt === -1 ? null : Number(pausedAt), shifted: count(shifted, 'resume') };
+  }
+
+  private async pauseCall(slot: SlotRef, mode: 'pause' | 'read'): Promise<PauseState> {
+    const reply = await this.calls.script(mode === 'pause' ? 'pause' : 'pauseState', 'pause', [this.keys.slot(slot.topic, slot.slot).paused], [mode]);
+    const [now, pausedAt] = tuple(reply, 'pause', 1);
+    return { now: Number(now), pausedAt: pausedAt === undefined || pausedAt === null ? null : Number(pausedAt) };
   }
 
   private async inBatches(ids: readonly string[] | undefined, runBatch: (batch: readonly string[]) => Promise<number>): Promise<number> {

@@ -91,7 +91,14 @@ export function routingError(error: unknown): Error | undefined {
     : new SlotLockedError(redisStoreMessages.slotLocked(slots), slots);
 }
 
-const INCIDENT_KINDS: Record<number, ClaimIncident['kind']> = { 1: 'lease_retried', 2: 'lease_dead', 3: 'corrupt', 4: 'missing' };
+const INCIDENT_KINDS: Record<number, ClaimIncident['kind']> = {
+  1: 'lease_retried',
+  2: 'lease_dead',
+  3: 'corrupt',
+  4: 'missing',
+  5: 'late_dead',
+  6: 'late_skipped',
+};
 
 /** The reply of the claim script (see its header) as a `ClaimResult`. */
 export function decodeClaim(reply: unknown): ClaimResult {
@@ -111,15 +118,18 @@ export function decodeClaim(reply: unknown): ClaimResult {
   }
   const given = reply[5] as unknown[];
   const incidents: ClaimIncident[] = [];
-  for (let i = 0; i + 4 < given.length; i += 5) {
-    incidents.push({
+  for (let i = 0; i + 5 < given.length; i += 6) {
+    const incident: ClaimIncident = {
       id: String(given[i]),
       kind: mapCode(INCIDENT_KINDS, given[i + 1], 'claim'),
       attempts: Number(given[i + 2]),
       at: Number(given[i + 3]),
       error: String(given[i + 4]),
-    });
+    };
+    if (incident.kind === 'late_dead' || incident.kind === 'late_skipped') incident.dueAt = Number(given[i + 5]);
+    incidents.push(incident);
   }
+  if (reply[2] === -1) return { claimed, incidents, now: Number(reply[0]), nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null, paused: true };
   return {
     claimed,
     incidents,

@@ -169,23 +169,50 @@ export interface LeaseExpiryPolicy {
 }
 
 /**
+ * What a claim does with a due timeout claimed more than `afterMs` past its due time (store
+ * clock): dead-letters it (`dead-letter`, error `LATE_ERROR`) or drops it (`skip`) instead of
+ * claiming it. `fire` claims it like any other (as does no policy at all).
+ */
+export interface LatePolicy {
+  afterMs: number;
+  action: LateAction;
+}
+
+/**
+ * A token bucket for the claims of one slot: it refills at `perMs` tokens per ms of the store clock
+ * up to `burst`; a claim takes at most as many due timeouts as there are whole tokens and spends
+ * one per timeout it claims.
+ */
+export interface SlotRateLimit {
+  perMs: number;
+  burst: number;
+}
+
+/** What the `late` topic option does with a late timeout (see `LatePolicy`). */
+export type LateAction = 'fire' | 'dead-letter' | 'skip';
+
+/**
  * What a claim did to a timeout other than claiming it:
  * - `lease_retried`: its lease expired (its worker died or its handler outran `leaseMs`); it counts
  *   as a failed attempt and runs again at `at`;
  * - `lease_dead`: the same, on its last attempt: moved to the dead letters at `at`;
  * - `corrupt`: its stored data could not be read (written by another tool or version, or damaged):
  *   moved to the dead letters with the raw text as its payload;
- * - `missing`: its id was due or leased but its data was gone: moved to the dead letters.
+ * - `missing`: its id was due or leased but its data was gone: moved to the dead letters;
+ * - `late_dead`: it was due more than the late policy's `afterMs` ago: moved to the dead letters;
+ * - `late_skipped`: the same, with the `skip` action: dropped (gone, as if cancelled).
  */
 export interface ClaimIncident {
   id: string;
-  kind: 'lease_retried' | 'lease_dead' | 'corrupt' | 'missing';
+  kind: 'lease_retried' | 'lease_dead' | 'corrupt' | 'missing' | 'late_dead' | 'late_skipped';
   /** Attempts made so far (0 when unknown: corrupt or missing). */
   attempts: number;
   /** Retry time (`lease_retried`) or time of death, store clock. */
   at: number;
-  /** The error stored with the timeout. */
+  /** The error stored with the timeout ('' for `late_skipped`). */
   error: string;
+  /** The due time it was late for (`late_dead`, `late_skipped` only). */
+  dueAt?: number;
 }
 
 /** Result of `claim`. */
@@ -206,6 +233,27 @@ export interface ClaimResult {
    * more expired leases were left than one claim recovers.
    */
   nextLeaseExpiresAt: number | null;
+  /**
+   * True when the slot is paused (`StoreReads.pause`): the claim changed nothing, claimed nothing,
+   * and reports no due time or lease expiry (a poller sleeps until a wake-up or its sweep).
+   */
+  paused?: boolean;
+}
+
+/** Whether a slot is paused: the store clock now, and when the slot was paused (null: it is not). */
+export interface PauseState {
+  now: number;
+  pausedAt: number | null;
+}
+
+/** What `resume` did to a slot. */
+export interface ResumeResult {
+  /** Store clock when it ran. */
+  now: number;
+  /** When the slot had been paused; null when it was not paused (nothing changed). */
+  pausedAt: number | null;
+  /** How many pending due times moved later (`shift` only). */
+  shifted: number;
 }
 
 /** The next occurrence of a recurring schedule, written by `ackNext`. */

@@ -15,3 +15,10 @@ export function truncateError(error: string): string {
  * (`LEASE_EXPIRED` in commands/includes/stored.lua); the store contract checks both stores agree.
  */
 export const LEASE_EXPIRED_ERROR = 'lease expired: the worker died or the handler ran longer than leaseMs';
+
+/**
+ * The last error stored with a timeout that the topic's `late` policy dead-lettered. The claim
+ * script writes the same text (`LATE` in commands/includes/stored.lua); the store contract checks
+ * both stores agree.
+ */
+export const LATE_ERROR = "late: claimed more than the topic's late.afterMs after its due time";

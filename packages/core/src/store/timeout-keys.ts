@@ -14,6 +14,11 @@ export interface SlotKeys {
   layout: string;
   /** HASH id -> fencing token of deliveries a change of slot count moved to another slot. */
   fwd: string;
+  /**
+   * HASH, the slot's flow control: field `at`, the Redis time the slot was paused (ms), only while
+   * its topic is paused; `tokens` and `ts`, the token bucket of a rate-limited topic.
+   */
+  paused: string;
   /** The data buckets (HASH id -> packed meta and payload), index = `bucketOf(id)`. */
   buckets: readonly string[];
 }
@@ -26,6 +31,7 @@ export interface SlotKeys {
  * - `dt:{payment:3}:seq` (string counter),
  * - `dt:{payment:3}:layout` (string) and `dt:{payment:3}:fwd` (HASH), written only when the
  *   topic's slot count changes,
+ * - `dt:{payment:3}:paused` (HASH: `at` while the topic is paused; `tokens`, `ts` of a rate limit),
  * - `dt:{payment:3}:d:0` ... `dt:{payment:3}:d:127` (HASH data buckets),
  * - `dt:topics` (HASH topic -> slot count): the slot count each topic was first used with,
  * - channel `dt:wake:payment` (wake-up notifications of the topic).
@@ -53,6 +59,7 @@ export class TimeoutKeys {
         seq: `${base}:seq`,
         layout: `${base}:layout`,
         fwd: `${base}:fwd`,
+        paused: `${base}:paused`,
         buckets,
       };
       this.cache.set(cacheKey, keys);

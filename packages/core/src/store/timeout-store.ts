@@ -6,11 +6,15 @@ import type {
   CopiedEntry,
   ExportedEntries,
   FailOutcome,
+  LatePolicy,
+  SlotRateLimit,
   LeaseExpiryPolicy,
   LeaseRenewal,
   MovedEntry,
   NextOccurrence,
+  PauseState,
   ReleaseResult,
+  ResumeResult,
   RenewResult,
   ScheduleOutcome,
   SlotMarker,
@@ -79,8 +83,13 @@ export interface Deliveries {
    * never stops the claim. Returns the claimed timeouts with their payloads, what happened to the
    * others (`incidents`), the store clock `now`, the earliest due time left in the slot (or null
    * when none is pending) and the earliest lease expiry left in the slot (or null when nothing is firing).
+   * With a `late` policy whose action is not `fire`, a due id more than `late.afterMs` past its due
+   * time is dead-lettered (`LATE_ERROR`) or dropped in the same atomic step instead of claimed
+   * (incidents `late_dead`, `late_skipped`); it counts towards `limit`. With a `rate`, the slot's
+   * token bucket (kept in the store, on its clock) bounds how many it claims; while due timeouts
+   * wait for a token, `nextDueAt` is when the next one comes.
    */
-  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy): Promise<ClaimResult>;
+  claim(slot: SlotRef, limit: number, leaseMs: number, expiry?: LeaseExpiryPolicy, late?: LatePolicy, rate?: SlotRateLimit): Promise<ClaimResult>;
 
   /** Removes a fired timeout, only if `fencingToken` is still its current token. */
   ack(slot: SlotRef, id: string, fencingToken: number): Promise<AckResult>;
@@ -142,6 +151,23 @@ export interface StoreReads {
 
   /** Deletes dead letters (all of the slot when `ids` is omitted). Returns how many. */
   purgeDead(slot: SlotRef, ids?: readonly string[]): Promise<number>;
+
+  /**
+   * Pauses one slot: from now on its claims change nothing and claim nothing (`ClaimResult.paused`)
+   * until `resume`; schedules, cancels and every other call go on. Kept in the store, so it holds
+   * for every instance and across restarts. Pausing a paused slot keeps its first pause time.
+   */
+  pause(slot: SlotRef): Promise<PauseState>;
+
+  /** Whether one slot is paused, and since when. */
+  pauseState(slot: SlotRef): Promise<PauseState>;
+
+  /**
+   * Ends the pause of one slot and wakes its pollers (every instance's). With `shift`, every
+   * pending due time of the slot moves later by the length of its pause (scheduledAt unchanged);
+   * without, what fell due meanwhile is claimed at once. A slot that is not paused is left as it is.
+   */
+  resume(slot: SlotRef, shift: boolean): Promise<ResumeResult>;
 }
 
 /** Where a topic's timeouts live: its recorded slot count, and the calls of a change of it (`migrateSlots`). */

@@ -1,14 +1,14 @@
-import type { AckEntry, AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, FailOutcome, LeaseExpiryPolicy, Deliveries } from '../store/timeout-store.js';
+import type { AckEntry, AckResult, ClaimedTimeout, ClaimIncident, ClaimResult, FailOutcome, LatePolicy, LeaseExpiryPolicy, Deliveries, SlotRateLimit } from '../store/timeout-store.js';
 import type { LeaseRenewal, NextOccurrence, ReleaseResult, RenewResult, SlotRef, StoreFailure } from '../store/timeout-store.js';
 import { MAX_CLAIM, RECOVER_PER_CLAIM } from '../store/timeout-store.js';
-import { LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
+import { LATE_ERROR, LEASE_EXPIRED_ERROR, truncateError } from '../store/stored-error.js';
 import { bucketOf } from '../store/slot-of.js';
 import { retryDelayMs } from '../support/retry-backoff.js';
 import { DEFAULT_LEASE_EXPIRY } from '../validation/defaults.js';
 import type { ManualClock } from './manual-clock.js';
 import type { MemorySlotLayouts } from './memory-slot-layouts.js';
 import type { MemoryWakeUps } from './memory-wake-ups.js';
-import { compareIds, earliestLease, earliestPending, holds, pendingInOrder, type MemoryEntry, type MemorySlots } from './memory-slots.js';
+import { compareIds, earliestLease, earliestPending, holds, pendingInOrder, type MemoryEntry, type MemorySlot, type MemorySlots } from './memory-slots.js';
 
 /**
  * The worker calls of `MemoryTimeoutStore`, as the Redis store's scripts make them
@@ -24,10 +24,18 @@ export class MemoryDeliveries implements Deliveries {
     private readonly wakeUps: MemoryWakeUps,
   ) {}
 
-  async claim(slot: SlotRef, limit: number, leaseMs: number, expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY): Promise<ClaimResult> {
+  async claim(
+    slot: SlotRef,
+    limit: number,
+    leaseMs: number,
+    expiry: LeaseExpiryPolicy = DEFAULT_LEASE_EXPIRY,
+    late?: LatePolicy,
+    rate?: SlotRateLimit,
+  ): Promise<ClaimResult> {
     this.slots.assertOpen();
     const now = this.clock.now();
     const state = this.slots.get(slot);
+    if (state.pausedAt !== null) return { claimed: [], incidents: [], now, nextDueAt: null, recovered: 0, nextLeaseExpiresAt: null, paused: true };
     // Ids of the bucket a slot migration is moving are left alone until it is moved.
     const busy = this.layouts.movingBucket(slot);
     const movable = (entry: MemoryEntry) => busy === undefined || bucketOf(entry.id) !== busy;
@@ -36,36 +44,67 @@ export class MemoryDeliveries implements Deliveries {
       .sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || compareIds(a.id, b.id))
       .slice(0, RECOVER_PER_CLAIM);
     const incidents: ClaimIncident[] = expired.map((entry) => this.expireLease(entry, now, expiry));
-    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM));
+    let tokens: number | null = null;
+    if (rate !== undefined && rate.perMs > 0) {
+      tokens = state.tokens === null ? rate.burst : Math.min(rate.burst, state.tokens + Math.max(0, now - state.tokensAt) * rate.perMs);
+    }
+    const take = Math.max(0, Math.min(Math.floor(limit), MAX_CLAIM, tokens === null ? MAX_CLAIM : Math.floor(tokens)));
     const due = pendingInOrder(state)
       .filter((entry) => entry.dueAt <= now && movable(entry))
       .slice(0, take);
     const leaseUntil = now + Math.max(1, Math.round(leaseMs));
     // Tokens stay above the clock in 1/1024 ms, as in the Redis store (see take_tokens in stored.lua).
     state.seq = Math.max(state.seq, now * 1024);
-    const claimed: ClaimedTimeout[] = due.map((entry) => {
+    const lateAfter = late === undefined || late.action === 'fire' ? -1 : Math.max(0, Math.round(late.afterMs));
+    const claimed: ClaimedTimeout[] = [];
+    for (const entry of due) {
+      if (lateAfter >= 0 && now - entry.dueAt > lateAfter) {
+        incidents.push(this.refuseLate(state, entry, now, late!.action));
+        continue;
+      }
       state.seq += 1;
       entry.state = 'firing';
       entry.attempt += 1;
       entry.fencingToken = state.seq;
       entry.leaseExpiresAt = leaseUntil;
-      return {
+      claimed.push({
         id: entry.id,
         dueAt: entry.dueAt,
         scheduledAt: entry.scheduledAt,
         attempt: entry.attempt,
         fencingToken: entry.fencingToken,
         payload: entry.payload,
-      };
-    });
+      });
+    }
+    let nextDueAt = earliestPending(state);
+    if (tokens !== null) {
+      tokens -= claimed.length;
+      state.tokens = tokens;
+      state.tokensAt = now;
+      // Waiting for a token: the next claim that can take anything is when one has come.
+      if (nextDueAt !== null && tokens < 1) nextDueAt = Math.max(nextDueAt, now + Math.ceil((1 - tokens) / rate!.perMs));
+    }
     return {
       claimed,
       incidents,
       now,
-      nextDueAt: earliestPending(state),
+      nextDueAt,
       recovered: expired.length,
       nextLeaseExpiresAt: earliestLease(state),
     };
+  }
+
+  /** A due timeout the late policy refused: dead-lettered (`LATE_ERROR`) or dropped. */
+  private refuseLate(state: MemorySlot, entry: MemoryEntry, now: number, action: LatePolicy['action']): ClaimIncident {
+    const dueAt = entry.dueAt;
+    if (action === 'dead-letter') {
+      entry.state = 'dead';
+      entry.dueAt = now;
+      entry.lastError = LATE_ERROR;
+      return { id: entry.id, kind: 'late_dead', attempts: entry.attempt, at: now, error: LATE_ERROR, dueAt };
+    }
+    state.entries.delete(entry.id);
+    return { id: entry.id, kind: 'late_skipped', attempts: entry.attempt, at: now, error: '', dueAt };
   }
 
   /** An expired lease counts as a failed attempt: retried after the backoff, or dead on the last attempt. */

@@ -20,6 +20,11 @@ export interface MemorySlot {
   entries: Map<string, MemoryEntry>;
   /** Last fencing token handed out in this slot. */
   seq: number;
+  /** When the slot was paused (store clock), or null: its pause marker in Redis. */
+  pausedAt: number | null;
+  /** The rate limit's token bucket: tokens left at `tokensAt`, or null before the first limited claim. */
+  tokens: number | null;
+  tokensAt: number;
 }
 
 /** The key of a slot in the maps of the memory store. */
@@ -43,7 +48,7 @@ export class MemorySlots {
     const key = slotKey(slot);
     let state = this.slots.get(key);
     if (!state) {
-      state = { ref: { topic: slot.topic, slot: slot.slot }, entries: new Map(), seq: 0 };
+      state = { ref: { topic: slot.topic, slot: slot.slot }, entries: new Map(), seq: 0, pausedAt: null, tokens: null, tokensAt: 0 };
       this.slots.set(key, state);
     }
     return state;

@@ -1,6 +1,7 @@
 import type { CancelResult, ScheduleOutcome } from '../types.js';
 import type { Deliveries, LayoutMigration, ScheduleWrites, SlotRef, SlotStats, StoredDeadLetter, StoredPendingEntry,
   StoredFiringEntry, StoredTimeout, StoreReads, StoreTopic, TimeoutStore } from '../store/timeout-store.js';
+import type { PauseState, ResumeResult } from '../store/timeout-store.js';
 import type { StoreScheduleEntry, StoreScheduleItem, StoreScheduleOutcome } from '../store/timeout-store.js';
 import { itemResults } from '../store/item-results.js';
 import { ManualClock } from './manual-clock.js';
@@ -228,6 +229,39 @@ class MemoryReads extends MemoryRole implements StoreReads {
     const firing = [...this.slots.get(slot).entries.values()].filter((entry) => entry.state === 'firing');
     firing.sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || compareIds(a.id, b.id));
     return page(firing, offset, limit).map((entry) => ({ id: entry.id, leaseExpiresAt: entry.leaseExpiresAt }));
+  }
+
+  async pause(slot: SlotRef): Promise<PauseState> {
+    this.slots.assertOpen();
+    const state = this.slots.get(slot);
+    const now = this.clock.now();
+    state.pausedAt ??= now;
+    return { now, pausedAt: state.pausedAt };
+  }
+
+  async pauseState(slot: SlotRef): Promise<PauseState> {
+    this.slots.assertOpen();
+    return { now: this.clock.now(), pausedAt: this.slots.get(slot).pausedAt };
+  }
+
+  async resume(slot: SlotRef, shift: boolean): Promise<ResumeResult> {
+    this.slots.assertOpen();
+    const state = this.slots.get(slot);
+    const now = this.clock.now();
+    const { pausedAt } = state;
+    if (pausedAt === null) return { now, pausedAt, shifted: 0 };
+    state.pausedAt = null;
+    let shifted = 0;
+    const delta = now - pausedAt;
+    if (shift && delta > 0) {
+      // The due time moves, scheduledAt stays (as the Redis store moves the stored offset with it).
+      for (const entry of pendingInOrder(state)) {
+        entry.dueAt += delta;
+        shifted += 1;
+      }
+    }
+    this.wakeUps.notify(slot, earliestPending(state) ?? now);
+    return { now, pausedAt, shifted };
   }
 
   private chosenDead(state: MemorySlot, ids: readonly string[] | undefined): MemoryEntry[] {

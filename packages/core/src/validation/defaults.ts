@@ -11,6 +11,8 @@ export const TOPIC_DEFAULTS: Readonly<ResolvedTopicOptions> = Object.freeze({
   maxPayloadBytes: 64 * 1024,
   maxRunMs: 300_000,
   codec: null,
+  late: undefined,
+  rateLimit: undefined,
 });
 
 /** What a store's claim does with expired leases when the caller gives no policy: the topic defaults. */

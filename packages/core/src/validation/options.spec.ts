@@ -37,6 +37,11 @@ describe('resolveOptions', () => {
     expect(topics.get('b')!.codec).toBe(ownCodec);
   });
 
+  it('keeps a valid late policy as given, and none by default', () => {
+    expect(resolve({ topics: { a: { late: { afterMs: 60_000, action: 'dead-letter' } } } }).topics.get('a')!.late).toEqual({ afterMs: 60_000, action: 'dead-letter' });
+    expect(resolve({ topics: { a: {} } }).topics.get('a')!.late).toBeUndefined();
+  });
+
   it('raises capMs to a baseMs above the default cap', () => {
     expect(resolve({ topics: { a: { backoff: { baseMs: 600_000 } } } }).topics.get('a')!.backoff).toEqual({ baseMs: 600_000, capMs: 600_000 });
   });
@@ -66,6 +71,12 @@ describe('resolveOptions', () => {
     ['a store that is not one', { topics: { a: {} }, store: {} }, /TimeoutStore/],
     ['a codec without decode', { topics: { a: {} }, codec: { encode: (b: Uint8Array) => b } }, /Invalid codec: use an object with encode\(bytes\) and decode\(bytes\)/],
     ['a topic codec that is a key', { topics: { a: { codec: 'c2VjcmV0' } } }, /Invalid topics\.a\.codec/],
+    ['a late policy that is not an object', { topics: { a: { late: 'skip' } } }, /topics\.a\.late = "skip": use \{ afterMs, action/],
+    ['a late policy without afterMs', { topics: { a: { late: { action: 'skip' } } } }, /topics\.a\.late\.afterMs/],
+    ['a negative late afterMs', { topics: { a: { late: { afterMs: -1, action: 'skip' } } } }, /topics\.a\.late\.afterMs = -1/],
+    ['an unknown late action', { topics: { a: { late: { afterMs: 10, action: 'drop' } } } }, /topics\.a\.late\.action = "drop": use 'fire', 'dead-letter' or 'skip'/],
+    ['a late policy without action', { topics: { a: { late: { afterMs: 10 } } } }, /topics\.a\.late\.action/],
+    ['a misspelt late option', { topics: { a: { late: { afterMs: 10, action: 'skip', after: 1 } } } }, /Unknown option topics\.a\.late\.after/],
   ])('refuses %s', (_name, options, message) => {
     expect(() => resolve(options)).toThrow(InvalidOptionsError);
     expect(() => resolve(options)).toThrow(message);

@@ -1,6 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
-import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, PayloadCodec, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
+import type { ConnectionOptions, DurabilityOptions, DurableTimeoutsOptions, LateAction, LatePolicy, PayloadCodec } from '../types.js';
+import type { RateLimitOptions, ResolvedTopicOptions, TimeoutLogger, TopicOptions } from '../types.js';
 import { assertTopicName } from './topic-name.js';
 import { MAX_DELAY_MS } from './timing.js';
 import { ENGINE_DEFAULTS, MAX_DRAIN_MS, TOPIC_DEFAULTS } from './defaults.js';
@@ -22,7 +23,12 @@ export interface ResolvedOptions {
   durability: DurabilityOptions | undefined;
 }
 
-const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs', 'codec'];
+const TOPIC_OPTION_NAMES = ['slots', 'leaseMs', 'maxAttempts', 'backoff', 'batchSize', 'concurrency', 'maxPayloadBytes', 'maxRunMs', 'codec', 'late', 'rateLimit'];
+const RATE_LIMIT_OPTION_NAMES = ['perSecond', 'burst'];
+const LATE_OPTION_NAMES = ['afterMs', 'action'];
+const LATE_ACTIONS: readonly LateAction[] = ['fire', 'dead-letter', 'skip'];
+/** Largest `late.afterMs` (a year). */
+const MAX_LATE_AFTER_MS = 31_536_000_000;
 const BACKOFF_OPTION_NAMES = ['baseMs', 'capMs'];
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 /** What a `store` option must have: its life's methods, and each role with the methods the engine calls first. */
@@ -113,7 +119,41 @@ function resolveTopic(topic: string, options: TopicOptions | undefined, engineCo
     // Ten leases by default: a handler that hangs gives its timeout up instead of renewing forever.
     maxRunMs: integerIn(name('maxRunMs'), given.maxRunMs, 10 * leaseMs, 100, MAX_DELAY_MS),
     codec: given.codec === null ? null : (resolveCodec(name('codec'), given.codec) ?? engineCodec),
+    late: resolveLate(name('late'), given.late),
+    rateLimit: resolveRateLimit(name('rateLimit'), given.rateLimit),
   };
+}
+
+/** The `rateLimit` topic option with its burst filled in, or undefined (no limit). */
+function resolveRateLimit(where: string, rate: unknown): Required<RateLimitOptions> | undefined {
+  if (rate === undefined) return undefined;
+  if (typeof rate !== 'object' || rate === null || Array.isArray(rate)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(where, rate, 'use { perSecond, burst? }'));
+  }
+  rejectUnknown(where, rate, RATE_LIMIT_OPTION_NAMES);
+  const { perSecond, burst } = rate as RateLimitOptions;
+  if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond < 0.001 || perSecond > 1_000_000) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${where}.perSecond`, perSecond, 'use a number from 0.001 to 1000000'));
+  }
+  return { perSecond, burst: integerIn(`${where}.burst`, burst, Math.ceil(perSecond), 1, 1_000_000_000) };
+}
+
+/** The `late` topic option: `{ afterMs, action }` with both set, or undefined (no policy). */
+function resolveLate(where: string, late: unknown): LatePolicy | undefined {
+  if (late === undefined) return undefined;
+  if (typeof late !== 'object' || late === null || Array.isArray(late)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(where, late, "use { afterMs, action: 'fire' | 'dead-letter' | 'skip' }"));
+  }
+  rejectUnknown(where, late, LATE_OPTION_NAMES);
+  const given = late as Partial<LatePolicy>;
+  if (given.afterMs === undefined) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${where}.afterMs`, undefined, `use a whole number of ms from 0 to ${MAX_LATE_AFTER_MS}`));
+  }
+  const afterMs = integerIn(`${where}.afterMs`, given.afterMs, 0, 0, MAX_LATE_AFTER_MS);
+  if (!LATE_ACTIONS.includes(given.action as LateAction)) {
+    throw new InvalidOptionsError(errorMessages.invalidOption(`${where}.action`, given.action, "use 'fire', 'dead-letter' or 'skip'"));
+  }
+  return { afterMs, action: given.action as LateAction };
 }
 
 /**

@@ -86,7 +86,12 @@ function renderTopic(model: AdminPageModel, selected: AdminPageTopic): string {
   const { detail } = selected;
   const topic = detail.topic;
   return `<section class="topic" aria-labelledby="topic-title" data-topic="${attr(topic)}">
-<h2 id="topic-title">${escape(topic)}</h2>
+<h2 id="topic-title">${escape(topic)}${detail.paused ? ' <span class="paused" id="paused-badge">paused</span>' : ''}</h2>
+<p class="actions">${
+    detail.paused
+      ? `<button type="button" data-action="resume" data-topic="${attr(topic)}">Resume</button> paused since ${escape(new Date(detail.pausedAt ?? 0).toISOString())}: no instance fires its timeouts`
+      : `<button type="button" class="danger" data-action="pause" data-topic="${attr(topic)}">Pause</button>`
+  }</p>
 <dl class="figures">
   <div><dt>pending</dt><dd id="figure-pending">${count(detail.pending)}</dd></div>
   <div><dt>firing</dt><dd id="figure-firing">${count(detail.firing)}</dd></div>

@@ -2,7 +2,7 @@ import { ADMIN_CSRF_HEADER } from './durable-timeout-admin.constants.js';
 
 /**
  * The page's one script, served as `admin.js` (no build step, no inline code). It asks before a
- * replay or purge, posts it to the JSON API with the header that proves the request comes from the
+ * replay, purge, pause or resume, posts it to the JSON API with the header that proves the request comes from the
  * page, reloads the page to show the outcome, and keeps the auto-refresh choice for the session.
  */
 export const ADMIN_PAGE_SCRIPT = `'use strict';
@@ -30,17 +30,22 @@ export const ADMIN_PAGE_SCRIPT = `'use strict';
     var action = button.getAttribute('data-action');
     var topic = button.getAttribute('data-topic');
     var id = button.getAttribute('data-id');
+    var flow = action === 'pause' || action === 'resume';
     var what = id === null ? 'every dead letter' : 'dead letter "' + id + '"';
-    var question = action === 'replay'
-      ? 'Replay ' + what + ' of ' + topic + '? It becomes due now and its handler runs again.'
-      : 'Purge ' + what + ' of ' + topic + '? It is deleted for good.';
+    var question = action === 'pause'
+      ? 'Pause ' + topic + '? No instance fires its timeouts until it is resumed; schedules and cancels go on.'
+      : action === 'resume'
+        ? 'Resume ' + topic + '? What fell due while it was paused fires now.'
+        : action === 'replay'
+          ? 'Replay ' + what + ' of ' + topic + '? It becomes due now and its handler runs again.'
+          : 'Purge ' + what + ' of ' + topic + '? It is deleted for good.';
     if (!window.confirm(question)) return;
     button.disabled = true;
-    fetch(api + '/topics/' + encodeURIComponent(topic) + '/dead/' + action, {
+    fetch(api + '/topics/' + encodeURIComponent(topic) + (flow ? '/' : '/dead/') + action, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json', '${ADMIN_CSRF_HEADER}': '1' },
-      body: JSON.stringify(id === null ? {} : { ids: [id] }),
+      body: JSON.stringify(id === null || flow ? {} : { ids: [id] }),
     })
       .then(function (response) {
         return response.json().then(function (body) {
@@ -49,6 +54,11 @@ export const ADMIN_PAGE_SCRIPT = `'use strict';
         });
       })
       .then(function (body) {
+        if (flow) {
+          sessionStorage.setItem(FLASH_KEY, (action === 'pause' ? 'Paused ' : 'Resumed ') + topic + '.');
+          location.reload();
+          return;
+        }
         var done = action === 'replay' ? body.replayed : body.purged;
         sessionStorage.setItem(FLASH_KEY, (action === 'replay' ? 'Replayed ' : 'Purged ') + done + ' dead letter' + (done === 1 ? '' : 's') + ' of ' + topic + '.');
         location.reload();

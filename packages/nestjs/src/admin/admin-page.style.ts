@@ -47,6 +47,7 @@ tr.current td:first-child { font-weight: 600; }
 .actions { white-space: nowrap; text-align: right; }
 button { font: inherit; font-size: 12.5px; padding: 3px 10px; border-radius: 4px; border: 1px solid var(--accent); background: #fff; color: var(--accent); cursor: pointer; }
 button.danger { border-color: var(--bad); color: var(--bad); }
+.paused { font-size: 0.6em; padding: 2px 6px; border-radius: 4px; background: #fff4e0; border: 1px solid #f0c98b; vertical-align: middle; }
 button:disabled { opacity: .5; cursor: wait; }
 .flash { margin: 12px 24px 0; padding: 8px 12px; border-radius: 4px; background: #e8f1ff; border: 1px solid #b6cdf6; }
 .flash.error { background: #fdecea; border-color: #f0b8b3; color: var(--bad); }

@@ -16,7 +16,7 @@ import {
   type CanActivate,
   type Type,
 } from '@nestjs/common';
-import type { TopicStats } from '@durable-timeout/core';
+import type { TopicPauseState, TopicResumeResult, TopicStats } from '@durable-timeout/core';
 import { ADMIN_PAGE_SCRIPT } from './admin-page.script.js';
 import { ADMIN_PAGE_STYLE } from './admin-page.style.js';
 import { renderAdminPage, type AdminPageTopic } from './admin-page.html.js';
@@ -147,6 +147,22 @@ export class DurableTimeoutAdminRoutes {
     requireMarker(marker);
     return { purged: await this.admin.purge(topic, idsOf(body)) };
   }
+
+  /** Pauses the topic on every instance (docs/FLOW-CONTROL.md). Needs the page's header. */
+  @Post('api/topics/:topic/pause')
+  @HttpCode(200)
+  pause(@Param('topic') topic: string, @Headers(ADMIN_CSRF_HEADER) marker?: string): Promise<TopicPauseState> {
+    requireMarker(marker);
+    return this.admin.pause(topic);
+  }
+
+  /** Resumes the topic: `{ "shift": true }` moves its pending due times later by the pause, `{}` fires what fell due. Needs the page's header. */
+  @Post('api/topics/:topic/resume')
+  @HttpCode(200)
+  resume(@Param('topic') topic: string, @Body() body: unknown, @Headers(ADMIN_CSRF_HEADER) marker?: string): Promise<TopicResumeResult> {
+    requireMarker(marker);
+    return this.admin.resume(topic, shiftOf(body));
+  }
 }
 
 /**
@@ -178,6 +194,14 @@ function offsetOf(name: string, value: string | undefined): number {
 
 function requireMarker(marker: string | undefined): void {
   if (marker !== '1') throw new ForbiddenException(adminMessages.missingCsrfHeader(ADMIN_CSRF_HEADER));
+}
+
+/** The `shift` of a resume body: false when absent; a boolean or a 400. */
+function shiftOf(body: unknown): boolean {
+  if (body === undefined || body === null || (typeof body === 'object' && !('shift' in body))) return false;
+  const shift = (body as { shift?: unknown }).shift;
+  if (typeof shift !== 'boolean') throw new BadRequestException(adminMessages.badShift());
+  return shift;
 }
 
 /** The ids of a replay or purge body; undefined for every dead letter. */

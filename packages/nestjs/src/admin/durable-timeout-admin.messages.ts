@@ -12,6 +12,7 @@ export const adminMessages = {
   unauthorized: (): string => 'The durable-timeout admin page needs its token (HTTP Basic password, or Authorization: Bearer).',
   missingCsrfHeader: (header: string): string =>
     `Changes need the request header ${header}: 1 (the page's script sends it), so that another site cannot make a browser send them.`,
+  badShift: (): string => 'Invalid body: send { "shift": true } to move pending due times later by the pause, or {} to fire what fell due.',
   badIds: (): string => 'Invalid body: send { "ids": ["id", ...] } (at most 1,000 ids), or {} for every dead letter.',
   badInteger: (name: string, value: string): string => `Invalid ${name} ${JSON.stringify(value)}: use a whole number.`,
   // An operator typing a URL: a typo is likelier than a missing topic, and the fix of one is in the

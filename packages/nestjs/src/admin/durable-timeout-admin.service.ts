@@ -1,5 +1,6 @@
 import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { DurableTimeoutError, DurableTimeouts, UnknownTopicError, type DeadLetter, type TimeoutInfo, type TopicSlotStats, type TopicStats } from '@durable-timeout/core';
+import type { TopicPauseState, TopicResumeResult } from '@durable-timeout/core';
 import { httpAnswerOf } from '../durable-timeout-http-errors.js';
 import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
 import { DURABLE_TIMEOUT_ADMIN_SETTINGS } from './durable-timeout-admin.constants.js';
@@ -12,9 +13,12 @@ export type AdminTimeout = Omit<TimeoutInfo, 'payload'> & { payload?: TimeoutInf
 /** A dead letter as the page shows it: the payload only when payloads are enabled. */
 export type AdminDeadLetter = Omit<DeadLetter, 'payload'> & { payload?: DeadLetter['payload'] };
 
-/** One topic in detail: its totals and every slot. */
+/** One topic in detail: its totals, every slot, and whether it is paused. */
 export interface AdminTopicDetail extends TopicStats {
   perSlot: TopicSlotStats[];
+  paused: boolean;
+  /** When it was paused (ms since the epoch, Redis clock), or null. */
+  pausedAt: number | null;
 }
 
 /**
@@ -42,8 +46,8 @@ export class DurableTimeoutAdminService {
   /** One topic: totals and slots. */
   topic(topic: string): Promise<AdminTopicDetail> {
     return asHttp(async () => {
-      const [stats, perSlot] = await Promise.all([this.engine.stats(topic), this.engine.slotStats(topic)]);
-      return { ...stats, perSlot };
+      const [stats, perSlot, pause] = await Promise.all([this.engine.stats(topic), this.engine.slotStats(topic), this.engine.pauseState(topic)]);
+      return { ...stats, perSlot, paused: pause.paused, pausedAt: pause.pausedAt };
     });
   }
 
@@ -65,6 +69,16 @@ export class DurableTimeoutAdminService {
   /** Purges the chosen dead letters (all when `ids` is undefined); returns how many. */
   purge(topic: string, ids: readonly string[] | undefined): Promise<number> {
     return asHttp(() => this.engine.purgeDead(topic, ids));
+  }
+
+  /** Pauses a topic on every instance. */
+  pause(topic: string): Promise<TopicPauseState> {
+    return asHttp(() => this.engine.pause(topic));
+  }
+
+  /** Resumes a paused topic, shifting its pending due times by the pause when `shift` is true. */
+  resume(topic: string, shift: boolean): Promise<TopicResumeResult> {
+    return asHttp(() => this.engine.resume(topic, { shift }));
   }
 
   private hidePayload<T extends { payload: unknown }>(record: T): Omit<T, 'payload'> & { payload?: T['payload'] } {

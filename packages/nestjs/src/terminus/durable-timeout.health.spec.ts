@@ -5,14 +5,16 @@ import { createTestingTimeouts } from '@durable-timeout/core/testing';
 import { settingsOf } from '../durable-timeout.settings.js';
 import { DurableTimeoutHealthIndicator } from './durable-timeout.health.js';
 
-const healthy: HealthSnapshot = { redisLatencyMs: 1, running: true, maxPollerIdleMs: 50, inFlight: 2 };
+const healthy: HealthSnapshot = { redisLatencyMs: 1, running: true, maxPollerIdleMs: 50, inFlight: 2, pausedTopics: [] };
 
 function indicator(options: {
   health?: () => Promise<HealthSnapshot>;
   stats?: (topic: string) => Promise<TopicStats>;
+  paused?: readonly string[];
   commandTimeoutMs?: number;
 }): DurableTimeoutHealthIndicator {
   const engine = {
+    pauseState: async (topic: string) => ({ topic, paused: options.paused?.includes(topic) ?? false, pausedAt: options.paused?.includes(topic) ? 1 : null }),
     health: options.health ?? (async () => healthy),
     stats: options.stats ?? (async (topic: string) => ({ topic, pending: 1, firing: 0, dead: 0, oldestOverdueMs: 0 })),
   };
@@ -32,6 +34,7 @@ describe('DurableTimeoutHealthIndicator', () => {
         running: true,
         maxPollerIdleMs: 50,
         inFlight: 2,
+        pausedTopics: [],
         topics: {
           payment: { pending: 1, firing: 0, dead: 0, oldestOverdueMs: 0 },
           ride: { pending: 1, firing: 0, dead: 0, oldestOverdueMs: 0 },
@@ -64,6 +67,14 @@ describe('DurableTimeoutHealthIndicator', () => {
     expect(down).toMatchObject({ status: 'down', message: expect.stringContaining("'ride' is 90000 ms late (limit 60000 ms)") });
     expect((await late.isHealthy('k', { maxOverdueMs: 120_000 }))['k'].status).toBe('up');
     expect((await late.isHealthy('k', { topics: ['payment'] }))['k'].status).toBe('up');
+  });
+
+  it('reports paused topics, whose overdue timeouts wait on purpose and do not make it down', async () => {
+    const paused = indicator({
+      stats: async (topic) => ({ topic, pending: 5, firing: 0, dead: 0, oldestOverdueMs: topic === 'ride' ? 90_000 : 0 }),
+      paused: ['ride'],
+    });
+    expect((await paused.isHealthy())['durable-timeout']).toMatchObject({ status: 'up', pausedTopics: ['ride'] });
   });
 
   it('never throws: a failing or hanging check is reported as down', async () => {

@@ -39,6 +39,11 @@ export interface DurableTimeoutHealthDetails extends Record<string, unknown> {
   inFlight: number;
   /** Figures of each checked topic (absent when Redis is unreachable). */
   topics?: Record<string, TopicHealthDetails>;
+  /**
+   * The checked topics that are paused (`TimeoutScheduler.pause`; absent when Redis is
+   * unreachable). Their overdue timeouts wait on purpose: they do not make the indicator down.
+   */
+  pausedTopics?: string[];
   /** Why the indicator is down. */
   message?: string;
 }
@@ -95,7 +100,11 @@ export class DurableTimeoutHealthIndicator {
       return { ...details, message: durableTimeoutHealthMessages.redisUnreachable(this.settings.commandTimeoutMs) };
     }
     const topics = options.topics ?? this.settings.topics;
-    const stats = await Promise.all(topics.map((topic) => this.engine.stats(topic)));
+    const [stats, pauses] = await Promise.all([
+      Promise.all(topics.map((topic) => this.engine.stats(topic))),
+      Promise.all(topics.map((topic) => this.engine.pauseState(topic))),
+    ]);
+    details.pausedTopics = pauses.filter((state) => state.paused).map((state) => state.topic);
     details.topics = {};
     for (const { topic, pending, firing, dead, oldestOverdueMs } of stats) {
       details.topics[topic] = { pending, firing, dead, oldestOverdueMs };
@@ -103,7 +112,7 @@ export class DurableTimeoutHealthIndicator {
     if (snapshot.running && snapshot.maxPollerIdleMs !== null && snapshot.maxPollerIdleMs > maxPollerIdleMs) {
       return { ...details, message: durableTimeoutHealthMessages.pollerStalled(snapshot.maxPollerIdleMs, maxPollerIdleMs) };
     }
-    const late = stats.find((topic) => topic.oldestOverdueMs > maxOverdueMs);
+    const late = stats.find((topic) => topic.oldestOverdueMs > maxOverdueMs && !details.pausedTopics!.includes(topic.topic));
     if (late) return { ...details, message: durableTimeoutHealthMessages.overdue(late.topic, late.oldestOverdueMs, maxOverdueMs) };
     return details;
   }

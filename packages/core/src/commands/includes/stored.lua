@@ -98,6 +98,7 @@ end
 local LEASE_EXPIRED = 'lease expired: the worker died or the handler ran longer than leaseMs'
 local CORRUPT = 'corrupt stored entry: '
 local MISSING = 'missing stored entry: the id was in the slot but its data was gone'
+local LATE = 'late: claimed more than the topic\'s late.afterMs after its due time'
 
 -- Moves `id` to the dead letters (time of death `now`) with `err` as its last error.
 local function bury(deadKey, bucket, id, now, scheduledAt, attempts, err, payload)
