@@ -60,6 +60,7 @@ export const longHandlers: Scenario = {
       });
       const settled = await rig.settle(plan.delayMs[1] + HANDLER_MS + LEASE_MS + SWEEP_MS + 20_000);
       const figures = await rig.figures();
+      const counters = await rig.pool.counters();
       const checks: Check[] = [
         { name: 'settled', ok: settled },
         { name: 'workers SIGKILLed and restarted', ok: kills >= 1 && restarts >= 1, detail: `${kills} killed, ${restarts} restarted` },
@@ -78,6 +79,8 @@ export const longHandlers: Scenario = {
         [
           `handlers of ${HANDLER_MS} ms (5 x leaseMs ${LEASE_MS}); ${kills} SIGKILLs and ${restarts} SIGTERM restarts, one every ${everyMs} ms`,
           `${figures.duplicateDeliveries} repeat deliveries, of the ${unackedWhenKilled} runs not yet acked in SIGKILLed workers at most`,
+          // Where a repeat of a live worker's run comes from: its lease ended unrenewed (its renewals got no answer in time) or a renewal was refused.
+          `live workers' running handlers told their lease was lost: ${counters.leaseLostUnrenewed} unrenewed, ${counters.leaseLostStale} refused as stale`,
         ],
         figures,
       );
