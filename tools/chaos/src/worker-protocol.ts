@@ -77,6 +77,8 @@ export interface WorkerCounters {
   leaseLostUnrenewed: number;
   /** Handler signals aborted with any other reason (a wrong error type while the lease was at stake). */
   abortedOther: number;
+  /** Longest the worker's event loop was held up (ms, sampled every 20 ms): how long its timers, lease renewals included, could not run. */
+  maxLoopDelayMs: number;
 }
 
 /** Worker to harness. */

@@ -2,6 +2,7 @@
 // and its guarded effect in the effects server. Controlled by the harness over IPC; SIGTERM runs
 // the shutdown a service would (stop with drain), SIGKILL and SIGSTOP are the faults.
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { DurableTimeouts as Engine, TimeoutEvent } from '@durable-timeout/core';
 import { EffectsRecorder } from './harness/effects-store.js';
 import type { ChaosPayload, FromWorker, ScheduleItemResult, ToWorker, WorkerConfig, WorkerCounters } from './worker-protocol.js';
@@ -17,7 +18,11 @@ if (config.clockSkewMs) skewClock(config.clockSkewMs);
 const { DurableTimeouts } = await import('@durable-timeout/core');
 
 const builtinPrototypeKeys = new Set(Object.getOwnPropertyNames(Object.prototype));
-const counters: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false, leaseLostStale: 0, leaseLostUnrenewed: 0, abortedOther: 0 };
+const counters: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false, leaseLostStale: 0, leaseLostUnrenewed: 0, abortedOther: 0, maxLoopDelayMs: 0 };
+const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+loopDelay.enable();
+/** The counters with the event loop's worst delay so far. */
+const snapshot = (): WorkerCounters => ({ ...counters, maxLoopDelayMs: Math.round(loopDelay.max / 1e6) });
 const recorder = new EffectsRecorder(config.effectsUrl, config.effectsPrefix);
 const runningTokens = new Map<string, number>();
 
@@ -106,7 +111,7 @@ process.on('message', (message: ToWorker) => {
       }),
     ).then((results) => send({ type: 'scheduled', requestId: message.requestId, results }));
   } else if (message.type === 'counters') {
-    send({ type: 'counters', requestId: message.requestId, counters: { ...counters } });
+    send({ type: 'counters', requestId: message.requestId, counters: snapshot() });
   }
 });
 
@@ -119,7 +124,7 @@ process.on('SIGTERM', () => {
     .stop({ drainMs: config.drainMs })
     .catch(() => undefined)
     .then(async () => {
-      send({ type: 'stopped', shutdownMs: Date.now() - started, counters: { ...counters } });
+      send({ type: 'stopped', shutdownMs: Date.now() - started, counters: snapshot() });
       await recorder.close();
       process.disconnect?.();
       process.exit(0);

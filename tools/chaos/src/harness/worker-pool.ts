@@ -210,7 +210,7 @@ export class WorkerPool {
 
   /** Sum of the live workers' counters. */
   async counters(): Promise<WorkerCounters> {
-    const total: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false, leaseLostStale: 0, leaseLostUnrenewed: 0, abortedOther: 0 };
+    const total: WorkerCounters = { fired: 0, retried: 0, dead: 0, stale: 0, released: 0, errors: 0, inFlight: 0, unacked: 0, prototypePolluted: false, leaseLostStale: 0, leaseLostUnrenewed: 0, abortedOther: 0, maxLoopDelayMs: 0 };
     const all = await Promise.all(this.alive.map((worker) => worker.counters().catch(() => undefined)));
     for (const counters of [...all, ...this.workers.map((worker) => worker.finalCounters)]) {
       if (!counters) continue;
@@ -226,6 +226,7 @@ export class WorkerPool {
       total.leaseLostStale += counters.leaseLostStale;
       total.leaseLostUnrenewed += counters.leaseLostUnrenewed;
       total.abortedOther += counters.abortedOther;
+      total.maxLoopDelayMs = Math.max(total.maxLoopDelayMs, counters.maxLoopDelayMs);
     }
     return total;
   }

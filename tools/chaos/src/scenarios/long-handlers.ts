@@ -1,11 +1,32 @@
 import type { Check } from '../harness/tally.js';
 import type { WorkerHandle } from '../harness/worker-pool.js';
+import type { WorkerCounters } from '../worker-protocol.js';
 import { mean, SWEEP_MS, sleep, withRig, type RunContext, type RigOptions, type Scenario } from '../harness/rig.js';
 
 /** A short lease, so that handlers of 5 x the lease last seconds. */
 const LEASE_MS = 1_000;
 /** Every handler runs this long: five leases, kept only by lease renewal. */
 const HANDLER_MS = 5 * LEASE_MS;
+/**
+ * How long a worker's event loop may be held up before a running handler's lease can end: a lease
+ * is renewed once a third of it is gone, on a tick every sixth, so the renewal leaves with what is
+ * left (at least half). A worker starved of CPU for longer (this 2-core machine, loaded by the test
+ * run beside the suite) cannot send it in time, and another worker then runs the timeout again:
+ * at-least-once, as documented. The checks allow those repeats only when a worker measured such a
+ * stall, and only as many as its handlers were told their lease was lost.
+ */
+const RENEWAL_MARGIN_MS = LEASE_MS - Math.floor(LEASE_MS / 3) - Math.floor(LEASE_MS / 6);
+
+/** Repeats of live workers' runs the checks accept: their lease losses, when a worker's event loop stalled past the renewal margin. */
+function starvedRepeats(counters: WorkerCounters): number {
+  return counters.maxLoopDelayMs >= RENEWAL_MARGIN_MS ? counters.leaseLostUnrenewed + counters.leaseLostStale : 0;
+}
+
+/** What the workers' counters say about leases lost in live workers, for the notes. */
+function leaseNote(counters: WorkerCounters): string {
+  return `live workers' running handlers told their lease was lost: ${counters.leaseLostUnrenewed} unrenewed, ${counters.leaseLostStale} refused as stale; longest event-loop delay of a worker ${counters.maxLoopDelayMs} ms (renewal margin ${RENEWAL_MARGIN_MS} ms)`;
+}
+
 /** Grace of a SIGTERM before the harness SIGKILLs: far above a drain that waits out a running handler. */
 const GRACE_MS = 30_000;
 
@@ -65,9 +86,9 @@ export const longHandlers: Scenario = {
         { name: 'settled', ok: settled },
         { name: 'workers SIGKILLed and restarted', ok: kills >= 1 && restarts >= 1, detail: `${kills} killed, ${restarts} restarted` },
         {
-          name: 'repeat deliveries only of runs not yet acked in a SIGKILLed worker',
-          ok: figures.duplicateDeliveries <= unackedWhenKilled,
-          detail: `${figures.duplicateDeliveries} repeated, ${unackedWhenKilled} were not yet acked in killed workers`,
+          name: 'repeat deliveries only of runs not yet acked in a SIGKILLed worker (or whose worker was starved past the renewal margin)',
+          ok: figures.duplicateDeliveries <= unackedWhenKilled + starvedRepeats(counters),
+          detail: `${figures.duplicateDeliveries} repeated, ${unackedWhenKilled} were not yet acked in killed workers, ${starvedRepeats(counters)} lost their lease in a starved worker`,
         },
       ];
       return rig.result(
@@ -79,8 +100,7 @@ export const longHandlers: Scenario = {
         [
           `handlers of ${HANDLER_MS} ms (5 x leaseMs ${LEASE_MS}); ${kills} SIGKILLs and ${restarts} SIGTERM restarts, one every ${everyMs} ms`,
           `${figures.duplicateDeliveries} repeat deliveries, of the ${unackedWhenKilled} runs not yet acked in SIGKILLed workers at most`,
-          // Where a repeat of a live worker's run comes from: its lease ended unrenewed (its renewals got no answer in time) or a renewal was refused.
-          `live workers' running handlers told their lease was lost: ${counters.leaseLostUnrenewed} unrenewed, ${counters.leaseLostStale} refused as stale`,
+          leaseNote(counters),
         ],
         figures,
       );
@@ -122,6 +142,7 @@ export const longHandlersRolling: Scenario = {
       const shutdowns = stopped.flatMap((worker) => (worker.shutdownMs === undefined ? [] : [worker.shutdownMs]));
       const settled = await rig.settle(plan.delayMs[1] + HANDLER_MS + LEASE_MS + SWEEP_MS + 20_000);
       const figures = await rig.figures();
+      const counters = await rig.pool.counters();
       const maxShutdown = shutdowns.length ? Math.max(...shutdowns) : 0;
       const checks: Check[] = [
         { name: 'settled', ok: settled },
@@ -134,11 +155,13 @@ export const longHandlersRolling: Scenario = {
       ];
       return rig.result(
         // Nobody is killed: a handler starts within a sweep of its due time, then runs HANDLER_MS.
-        { maxLost: 0, maxDuplicateEffects: 0, maxDuplicateDeliveries: 0, boundMs: HANDLER_MS + LEASE_MS + SWEEP_MS + 1_000 },
+        // A repeat only where a worker starved past the renewal margin lost a lease (see RENEWAL_MARGIN_MS).
+        { maxLost: 0, maxDuplicateEffects: 0, maxDuplicateDeliveries: starvedRepeats(counters), boundMs: HANDLER_MS + LEASE_MS + SWEEP_MS + 1_000 },
         checks,
         [
           `handlers of ${HANDLER_MS} ms (5 x leaseMs ${LEASE_MS}); ${stopped.length} SIGTERM restarts, one every ${context.quick ? everyMs / 2 : everyMs} ms (drain up to ${RIG.drainMs} ms); ${unackedWhenStopped} runs not yet acked in the workers at their SIGTERM`,
           `shutdown max ${maxShutdown} ms, mean ${mean(shutdowns)} ms`,
+          leaseNote(counters),
         ],
         figures,
       );
