@@ -248,6 +248,41 @@ describe('migrate-slots', () => {
   });
 });
 
+describe('schedules', () => {
+  it('lists the recurring schedules as schedules.list() reads them, payloads hidden unless asked, and changes nothing', async () => {
+    const own = `cli${randomUUID().slice(0, 8)}`;
+    const producer = new DurableTimeouts({ connection: server.url, prefix: own, topics: { schedules: { slots: 4 } }, logger: null });
+    await producer.schedules.upsert('nightly-report', { cron: '0 2 * * *', timeZone: 'Europe/Berlin' });
+    await producer.schedules.upsert('cache-refresh', { everyMs: 60_000, catchUp: 'skip', payload: { card: SECRET } });
+    const expected = await producer.schedules.list();
+    await producer.stop();
+    const args = ['--url', server.url, '--prefix', own];
+
+    const listed = await cliJson<Array<Record<string, unknown>>>([...args, 'schedules']);
+    expect(listed).toEqual(expected.map(({ payload: _hidden, ...rest }) => rest));
+    expect(listed.map((info) => info['name'])).toEqual(['cache-refresh', 'nightly-report']);
+    expect(await cliJson([...args, 'schedules', '--show-payloads'])).toEqual(expected);
+
+    const table = await cli([...args, 'schedules']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^name\s+fires\s+catch-up\s+state\s+next$/m);
+    expect(table.stdout).toMatch(/^cache-refresh\s+every 1 min 0 s\s+skip\s+pending\s+\S+Z\s+in \d[^\n]*$/m);
+    expect(table.stdout).toMatch(/^nightly-report\s+0 2 \* \* \* \(Europe\/Berlin\)\s+once\s+pending\s+\S+Z\s+in /m);
+    expect(table.stdout).not.toContain(SECRET);
+    expect((await cli([...args, 'schedules', '--show-payloads'])).stdout).toContain(SECRET);
+    // Read-only: the schedules are as they were.
+    const after = new DurableTimeouts({ connection: server.url, prefix: own, topics: { schedules: { slots: 4 } }, logger: null });
+    expect(await after.schedules.list()).toEqual(expected);
+    await after.stop();
+  });
+
+  it('exits 2 naming the registry when no engine of the prefix declared the schedules topic', async () => {
+    const missing = await cli([...base, 'schedules']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`Topic "schedules" is not in the topic registry ${prefix}:topics`);
+  });
+});
+
 describe('encrypted payloads', () => {
   it('shows "encrypted" where the CLI, which has no keys, cannot decode a payload, and everything else as usual', async () => {
     const own = `cli${randomUUID().slice(0, 8)}`;

@@ -21,6 +21,7 @@ import { registerMigrateSlotsCommand } from './commands/migrate-slots.command.js
 import { parseInteger, parseSlots } from './commands/parse-options.js';
 import { registerPendingCommand } from './commands/pending.command.js';
 import { registerPauseCommands } from './commands/pause.command.js';
+import { registerSchedulesCommand } from './commands/schedules.command.js';
 import { registerStatsCommand } from './commands/stats.command.js';
 import { CliError } from './errors/cli.error.js';
 import { RedisUnreachableError } from './errors/redis-unreachable.error.js';
@@ -53,7 +54,8 @@ Examples:
   durable-timeout cancel payment order-123 --yes
   durable-timeout migrate-slots payment 32 --yes
   durable-timeout pause payment --yes
-  durable-timeout resume payment --shift --yes`;
+  durable-timeout resume payment --shift --yes
+  durable-timeout schedules`;
 
 /** The version of this package, for `--version`. */
 function packageVersion(): string {
@@ -84,7 +86,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
 function buildProgram(io: CliIo): Command {
   const program = new Command('durable-timeout')
-    .description('Operate durable-timeout: counts, pending timeouts, dead letters, cancel, pause and resume, slot migration. Reads the same Redis as your services.')
+    .description('Operate durable-timeout: counts, pending timeouts, dead letters, cancel, pause and resume, slot migration, recurring schedules. Reads the same Redis as your services.')
     .version(packageVersion())
     .addOption(
       new Option('--url <url>', 'where Redis is, as a URL (see Connections below)')
@@ -124,6 +126,7 @@ function buildProgram(io: CliIo): Command {
   registerCancelCommand(program, run);
   registerMigrateSlotsCommand(program, run);
   registerPauseCommands(program, run);
+  registerSchedulesCommand(program, run);
   // Subcommands report usage errors through the program's exit override and output.
   for (const command of program.commands) inherit(command, program);
   return program;

@@ -66,6 +66,39 @@ describe('pause and resume of a topic, two instances on one Redis server', () =>
     await waitUntil(() => next.every((id) => fired.has(id)), 10_000, 'timeouts scheduled after the resume to fire');
   });
 
+  it('keeps a topic paused through a change of its slot count, on the slots it gains too, until one resume fires everything', async () => {
+    const prefix = uniquePrefix();
+    const fired = new Map<string, number>();
+    const open = (slots: number): DurableTimeouts => {
+      const timeouts = rig.open({ connection: server.url, prefix, topics: { payment: { slots } }, logger: null });
+      timeouts.handle('payment', (event) => {
+        fired.set(event.id, (fired.get(event.id) ?? 0) + 1);
+      });
+      return timeouts;
+    };
+    const before = open(2);
+    await before.start();
+    await before.pause('payment');
+    const ids = Array.from({ length: 40 }, (_, i) => `order-${i}`);
+    for (const id of ids) await before.schedule('payment', id, { delayMs: 50 });
+
+    await before.migrateSlots('payment', 8);
+    // An instance of the new count polls all eight slots; the one of the old count follows the layout.
+    const after = open(8);
+    await after.start();
+    for (const id of ids.slice(0, 8)) await after.schedule('payment', `${id}-new`, { delayMs: 20 });
+    await sleep(SETTLE_MS);
+    expect([...fired.keys()]).toEqual([]);
+    expect(await after.paused('payment')).toBe(true);
+    expect(await after.stats('payment')).toMatchObject({ pending: 48, firing: 0 });
+
+    expect(await after.resume('payment')).toMatchObject({ resumed: true });
+    const all = [...ids, ...ids.slice(0, 8).map((id) => `${id}-new`)];
+    await waitUntil(() => all.every((id) => fired.has(id)), 10_000, 'every paused timeout to fire after resume');
+    for (const id of all) expect({ id, fired: fired.get(id) }).toEqual({ id, fired: 1 });
+    expect(await before.paused('payment')).toBe(false);
+  });
+
   it('moves pending due times later by the pause with shift: true', async () => {
     const timeouts = rig.open({ connection: server.url, prefix: uniquePrefix(), topics: { payment: { slots: 2 } }, logger: null });
     const fired: string[] = [];

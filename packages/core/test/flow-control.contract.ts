@@ -3,6 +3,8 @@ import { LATE_ERROR } from '../src/store/stored-error.js';
 import type { LatePolicy, SlotRef, TimeoutStore } from '../src/store/timeout-store.js';
 import { waitUntil } from '@durable-timeout/redis-testing';
 import { storeContractFrame } from './contract-frame.js';
+import { migrateSlots } from '../src/engine/slot-migration.js';
+import { slotOf } from '../src/store/slot-of.js';
 import type { StoreContractContext } from './timeout-store.contract.js';
 
 const LONG = 60_000;
@@ -199,6 +201,49 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
         } finally {
           await unsubscribe();
         }
+      });
+
+      it('carries a pause through a slot migration: each slot the topic gains is paused from the same time until the resume clears every slot', async () => {
+        const slots = (count: number): SlotRef[] => Array.from({ length: count }, (_, i) => ({ topic: 'payment', slot: i }));
+        await store.layout.claimLayout('payment', 16);
+        const now = await store.now();
+        // One timeout in each slot of 32, all due: after the move half of them live in slots 16..31.
+        const ids = Array.from({ length: 200 }, (_, i) => `order-${i}`);
+        for (const id of ids) await store.writes.schedule({ topic: 'payment', slot: slotOf(id, 16) }, id, { at: now - 1, payload: '1' });
+        const times = (await Promise.all(slots(16).map((ref) => store.reads.pause(ref)))).map((state) => state.pausedAt!);
+        // The slots gained are paused since the earliest pause of the others (on a Cluster, each
+        // slot's time is its own master's clock).
+        const expected = [...times, ...Array.from({ length: 16 }, () => Math.min(...times))];
+        await context.advance(10);
+        await migrateSlots(store, 'payment', 32);
+        for (const ref of slots(32)) {
+          expect(await store.reads.pauseState(ref)).toEqual({ now: expect.any(Number), pausedAt: expected[ref.slot] });
+          expect(await store.deliveries.claim(ref, 10, LONG)).toMatchObject({ claimed: [], paused: true });
+        }
+        const resumed = await Promise.all(slots(32).map((ref) => store.reads.resume(ref, false)));
+        expect(resumed.map((result) => result.pausedAt)).toEqual(expected);
+        const claimed: string[] = [];
+        for (const ref of slots(32)) {
+          expect((await store.reads.pauseState(ref)).pausedAt).toBeNull();
+          claimed.push(...(await store.deliveries.claim(ref, 500, LONG)).claimed.map((entry) => entry.id));
+        }
+        expect(claimed.sort()).toEqual([...ids].sort());
+      });
+
+      it('clears a stale pause from a slot the topic gains while it is not paused', async () => {
+        await store.layout.claimLayout('payment', 16);
+        // Slot 20 was paused while the topic last had 32 slots; the topic was resumed after it shrank.
+        await store.reads.pause({ topic: 'payment', slot: 20 });
+        await migrateSlots(store, 'payment', 32);
+        expect((await store.reads.pauseState({ topic: 'payment', slot: 20 })).pausedAt).toBeNull();
+      });
+
+      it('clears the pause of the slots a shrinking migration of a paused topic gives up', async () => {
+        await store.layout.claimLayout('payment', 16);
+        for (let i = 0; i < 16; i++) await store.reads.pause({ topic: 'payment', slot: i });
+        await migrateSlots(store, 'payment', 8);
+        for (let i = 0; i < 8; i++) expect((await store.reads.pauseState({ topic: 'payment', slot: i })).pausedAt).not.toBeNull();
+        for (let i = 8; i < 16; i++) expect((await store.reads.pauseState({ topic: 'payment', slot: i })).pausedAt).toBeNull();
       });
     });
 

@@ -46,7 +46,8 @@ export interface SlotMigrationReport {
  * moved, calls on its ids wait and claims skip them; its entries whose slot changes are copied to
  * their new slot and removed from the old one only if unchanged meanwhile (a changed one is taken
  * back and moved in the next pass over the bucket), and a moved delivery leaves a forward so its
- * worker's ack lands in the new slot. Ids of the buckets already moved are sent on to their new
+ * worker's ack lands in the new slot. A paused topic stays paused: the slots it gains are paused
+ * before they hold anything, and those a shrink gives up are cleared once empty. Ids of the buckets already moved are sent on to their new
  * slot when a call routed by the old count reaches them. See docs/ENGINE.md, "Changing a topic's
  * slot count".
  */
@@ -66,6 +67,9 @@ export async function migrateSlots(store: TimeoutStore, topic: string, to: numbe
 
   await layout.beginMigration(topic, from, to);
   const ref = (slot: number): SlotRef => ({ topic, slot });
+  // Before a slot only the new count uses gets a timeout or serves a claim, it takes the topic's
+  // pause (from the same time, so a shifting resume moves its timeouts as far), or loses a stale one.
+  if (to > from) await carryPause(store, topic, from, to);
   // Slots only the new count uses serve it from the start; slots both counts use, when shrinking,
   // serve either count (their ids stay where they are).
   if (to > from) for (let slot = from; slot < to; slot++) await layout.markSlot(ref(slot), { slots: to });
@@ -82,7 +86,23 @@ export async function migrateSlots(store: TimeoutStore, topic: string, to: numbe
     options.onProgress?.({ topic, slot, done: done + 1, total: sources.length, moved: report.moved });
   }
   await layout.finishMigration(topic, from, to);
+  // The slots a shrink gave up are empty now: their pause would outlive the topic's resume.
+  if (to < from) for (let slot = to; slot < from; slot++) await store.reads.resume(ref(slot), false);
   return { ...report, tookMs: performance.now() - started };
+}
+
+/**
+ * Gives slots `from..to-1` of `topic` the pause of its slots `0..from-1`: paused since the earliest
+ * of their pause times when any of them is paused, not paused otherwise.
+ */
+async function carryPause(store: TimeoutStore, topic: string, from: number, to: number): Promise<void> {
+  const states = await Promise.all(range(0, from).map((slot) => store.reads.pauseState({ topic, slot })));
+  const times = states.flatMap((state) => (state.pausedAt === null ? [] : [state.pausedAt]));
+  const since = times.length === 0 ? null : Math.min(...times);
+  for (const slot of range(from, to)) {
+    if (since === null) await store.reads.resume({ topic, slot }, false);
+    else await store.reads.pause({ topic, slot }, since);
+  }
 }
 
 /** Moves every entry of one data bucket of a source slot whose slot of `to` is another one; passes until one finds none. */

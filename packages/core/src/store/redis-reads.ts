@@ -102,8 +102,8 @@ export class RedisReads implements StoreReads {
     return this.inBatches(ids, purgeBatch);
   }
 
-  pause(slot: SlotRef): Promise<PauseState> {
-    return this.pauseCall(slot, 'pause');
+  pause(slot: SlotRef, since?: number): Promise<PauseState> {
+    return this.pauseCall(slot, 'pause', since);
   }
 
   pauseState(slot: SlotRef): Promise<PauseState> {
@@ -118,8 +118,9 @@ export class RedisReads implements StoreReads {
     return { now: Number(now), pausedAt: pausedAt === -1 ? null : Number(pausedAt), shifted: count(shifted, 'resume') };
   }
 
-  private async pauseCall(slot: SlotRef, mode: 'pause' | 'read'): Promise<PauseState> {
-    const reply = await this.calls.script(mode === 'pause' ? 'pause' : 'pauseState', 'pause', [this.keys.slot(slot.topic, slot.slot).paused], [mode]);
+  private async pauseCall(slot: SlotRef, mode: 'pause' | 'read', since?: number): Promise<PauseState> {
+    const args = since === undefined ? [mode] : [mode, Math.floor(since)];
+    const reply = await this.calls.script(mode === 'pause' ? 'pause' : 'pauseState', 'pause', [this.keys.slot(slot.topic, slot.slot).paused], args);
     const [now, pausedAt] = tuple(reply, 'pause', 1);
     return { now: Number(now), pausedAt: pausedAt === undefined || pausedAt === null ? null : Number(pausedAt) };
   }

@@ -156,8 +156,10 @@ export interface StoreReads {
    * Pauses one slot: from now on its claims change nothing and claim nothing (`ClaimResult.paused`)
    * until `resume`; schedules, cancels and every other call go on. Kept in the store, so it holds
    * for every instance and across restarts. Pausing a paused slot keeps its first pause time.
+   * `since` (store clock, default now; a later time counts as now) dates the pause back: a slot
+   * migration gives the slots a paused topic gains the pause time of its other slots.
    */
-  pause(slot: SlotRef): Promise<PauseState>;
+  pause(slot: SlotRef, since?: number): Promise<PauseState>;
 
   /** Whether one slot is paused, and since when. */
   pauseState(slot: SlotRef): Promise<PauseState>;

@@ -231,11 +231,11 @@ class MemoryReads extends MemoryRole implements StoreReads {
     return page(firing, offset, limit).map((entry) => ({ id: entry.id, leaseExpiresAt: entry.leaseExpiresAt }));
   }
 
-  async pause(slot: SlotRef): Promise<PauseState> {
+  async pause(slot: SlotRef, since?: number): Promise<PauseState> {
     this.slots.assertOpen();
     const state = this.slots.get(slot);
     const now = this.clock.now();
-    state.pausedAt ??= now;
+    state.pausedAt ??= since === undefined ? now : Math.min(since, now);
     return { now, pausedAt: state.pausedAt };
   }
 
