@@ -11,6 +11,7 @@ import { subscriberPartition } from './subscriber-partition.js';
 import { clusterMinorityMaster, clusterMinorityMasterDurable } from './cluster-minority-master.js';
 import { sentinelSplitBrain, sentinelSplitBrainDurable, sentinelSplitBrainMinReplicas } from './sentinel-split-brain.js';
 import { longHandlers, longHandlersRolling } from './long-handlers.js';
+import { outageCatchUp, pauseUnderLoad } from './flow-control.js';
 import {
   clusterFailover,
   clusterFailoverDurable,
@@ -59,4 +60,6 @@ export const SCENARIOS: readonly Scenario[] = [
   sentinelSplitBrainMinReplicas,
   clusterMinorityMaster,
   clusterMinorityMasterDurable,
+  outageCatchUp,
+  pauseUnderLoad,
 ];
