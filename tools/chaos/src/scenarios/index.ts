@@ -21,6 +21,7 @@ import {
   sentinelFailoverLag,
   sentinelFailoverLagDurable,
 } from './failover.js';
+import { cronRestarts } from './cron-restarts.js';
 
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
 export const ON_REQUEST: readonly Scenario[] = [storeModel];
@@ -59,4 +60,5 @@ export const SCENARIOS: readonly Scenario[] = [
   sentinelSplitBrainMinReplicas,
   clusterMinorityMaster,
   clusterMinorityMasterDurable,
+  cronRestarts,
 ];
