@@ -94,16 +94,16 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
       }
     }
     if (wants(options, 'rate-limit')) {
-      // The cost of a rate limit never reached: the same burst without and with one, three rounds, each
+      // The cost of a rate limit never reached: the same burst without and with one, 3 rounds (full: 5), each
       // round in the other order than the last (no side always runs first); the median round of each goes in the table.
       const burst = workloads[workloads.length - 1]!;
-      const rounds = 3;
+      const rounds = options.quick ? 3 : 5;
       const sides = new Map<SystemKey, RunResult[]>(RATE_LIMIT_SYSTEMS.map((key) => [key, []]));
       for (let round = 0; round < rounds; round++) {
         for (const key of round % 2 === 0 ? RATE_LIMIT_SYSTEMS : [...RATE_LIMIT_SYSTEMS].reverse()) {
           const system = await loadSystem(key);
           const run = await runOrReport(SYSTEM[key], burst, () => runOne({ system, label: SYSTEM[key], workload: burst, warmUp: warmUpOf(burst, options.quick), target, probe, prefix: nextPrefix(), log }));
-          log(`  round ${round + 1}: worker ${formatNumber(run.workerCpuUsPerFired, 1)} us + Redis ${formatNumber(run.redisCpuUsPerFired, 1)} us CPU per timeout`);
+          log(`  round ${round + 1}, ${SYSTEM[key]}: worker ${formatNumber(run.workerCpuUsPerFired, 1)} us + Redis ${formatNumber(run.redisCpuUsPerFired, 1)} us CPU per timeout`);
           sides.get(key)!.push(run);
         }
       }

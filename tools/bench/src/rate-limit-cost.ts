@@ -23,7 +23,7 @@ export interface RateLimitFigure {
   rounds: number;
   off: RateLimitSide;
   on: RateLimitSide;
-  /** Worker + Redis CPU per fired timeout, with the limit over without (null when a figure is missing). */
+  /** Worker + Redis CPU per fired timeout, with the limit over without: the median of the rounds' ratios (null when no round measured both). */
   ratio: number | null;
   workerRatio: number | null;
   redisRatio: number | null;
@@ -47,21 +47,25 @@ function ratioOf(on: number | null, off: number | null): number | null {
   return on === null || off === null || off <= 0 ? null : on / off;
 }
 
-/** The figure of alternated rounds: each setting's median fired/s and CPU per fired, and the ratios with over without. */
+/**
+ * The figure of alternated rounds (`offs[i]` and `ons[i]` ran one right after the other): each
+ * side's median fired/s and CPU per fired, and each ratio (with over without) as the median of the
+ * rounds' own ratios, so that a round the machine slowed down weighs on both of its sides alike.
+ */
 export function rateLimitFigure(offs: readonly RunResult[], ons: readonly RunResult[], perSecond = RATE_LIMIT_PER_SECOND): RateLimitFigure {
-  const off = sideOf(offs);
-  const on = sideOf(ons);
-  const total = (side: RateLimitSide) =>
-    side.workerCpuUsPerFired === null || side.redisCpuUsPerFired === null ? null : side.workerCpuUsPerFired + side.redisCpuUsPerFired;
+  const rounds = Math.min(offs.length, ons.length);
+  const total = (run: RunResult) => (run.workerCpuUsPerFired === null || run.redisCpuUsPerFired === null ? null : run.workerCpuUsPerFired + run.redisCpuUsPerFired);
+  const ratios = (figure: (run: RunResult) => number | null) =>
+    median(Array.from({ length: rounds }, (_, i) => ratioOf(figure(ons[i]!), figure(offs[i]!))));
   return {
     workload: offs[0]?.workload ?? ons[0]?.workload ?? '-',
     perSecond,
-    rounds: Math.min(offs.length, ons.length),
-    off,
-    on,
-    ratio: ratioOf(total(on), total(off)),
-    workerRatio: ratioOf(on.workerCpuUsPerFired, off.workerCpuUsPerFired),
-    redisRatio: ratioOf(on.redisCpuUsPerFired, off.redisCpuUsPerFired),
+    rounds,
+    off: sideOf(offs),
+    on: sideOf(ons),
+    ratio: ratios(total),
+    workerRatio: ratios((run) => run.workerCpuUsPerFired),
+    redisRatio: ratios((run) => run.redisCpuUsPerFired),
   };
 }
 
@@ -71,7 +75,7 @@ export function rateLimitVerdict(figure: RateLimitFigure): TargetVerdict {
   const total = (side: RateLimitSide) => formatNumber((side.workerCpuUsPerFired ?? 0) + (side.redisCpuUsPerFired ?? 0), 1);
   return {
     target: `CPU per fired with a rateLimit never reached <= ${formatNumber(RATE_LIMIT_MAX_RATIO, 2)}x without (${figure.workload})`,
-    measured: ratio === null ? 'not measured' : `${formatNumber(ratio, 2)}x (${total(on)} vs ${total(off)} us worker + Redis)`,
+    measured: ratio === null ? 'not measured' : `${formatNumber(ratio, 2)}x, median of ${figure.rounds} round${figure.rounds === 1 ? '' : 's'} (medians ${total(on)} vs ${total(off)} us worker + Redis)`,
     pass: ratio === null ? null : ratio <= RATE_LIMIT_MAX_RATIO,
   };
 }
@@ -83,6 +87,6 @@ export function rateLimitLine(figure: RateLimitFigure): string {
   return (
     `Rate limit cost (${figure.workload}, median of ${figure.rounds} alternated round${figure.rounds === 1 ? '' : 's'}): ${side('no limit', figure.off)}; ` +
     `${side(`rateLimit { perSecond: ${formatNumber(figure.perSecond)} } (never reached)`, figure.on)}; ` +
-    `ratio ${formatNumber(figure.ratio, 2)}x (worker ${formatNumber(figure.workerRatio, 2)}x, Redis ${formatNumber(figure.redisRatio, 2)}x).`
+    `ratio ${formatNumber(figure.ratio, 2)}x (worker ${formatNumber(figure.workerRatio, 2)}x, Redis ${formatNumber(figure.redisRatio, 2)}x; medians of the rounds' ratios).`
   );
 }
