@@ -28,7 +28,8 @@ export const USAGE = [
   '  --svg DIR        write charts to DIR: lateness-<workload>.svg (lateness CDF of every system, log axis) and',
   '                   cpu-by-rate.svg (worker and Redis CPU per fired timeout of durable-timeout and BullMQ by steady rate)',
   '  --profile DIR    CPU-profile the engine worker while it fires; write .cpuprofile files and a summary to DIR',
-  '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle, metrics, scheduling, durability, redis-cpu',
+  '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle, metrics, scheduling, durability, redis-cpu,',
+  '                   rate-limit (CPU per fired timeout of the burst with a rateLimit never reached against none, alternated)',
 ].join('\n');
 
 /** Parses the command line (the part after the script). Throws with a usage hint on a bad argument. */

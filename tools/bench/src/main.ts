@@ -22,7 +22,8 @@ import { measureRedisCpu } from './redis-cpu.js';
 import { renderRedisCpu } from './redis-cpu-figures.js';
 import { loadSystem } from './systems/index.js';
 import { formatNumber, renderMarkdownTable } from './table.js';
-import { METRICS_SYSTEMS, SYSTEM, type SystemKey } from './systems/names.js';
+import { METRICS_SYSTEMS, RATE_LIMIT_SYSTEMS, SYSTEM, type SystemKey } from './systems/names.js';
+import { rateLimitFigure, rateLimitLine } from './rate-limit-cost.js';
 import type { RedisTarget } from './systems/system.js';
 import { evaluateTargets } from './targets.js';
 import { NEST_WORKLOAD, standardWorkloads, warmUpOf, type Workload } from './workloads.js';
@@ -36,7 +37,7 @@ const log = (line: string): void => {
 let runCounter = 0;
 const nextPrefix = (): string => `bench${++runCounter}`;
 
-function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics' | 'scheduling' | 'durability' | 'redis-cpu'): boolean {
+function wants(options: BenchOptions, key: SystemKey | 'idle' | 'metrics' | 'scheduling' | 'durability' | 'redis-cpu' | 'rate-limit'): boolean {
   return options.only.length === 0 || options.only.includes(key);
 }
 
@@ -53,6 +54,11 @@ async function runOrReport(label: string, workload: Workload, run: () => Promise
     log(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
     return failedRun(label, workload);
   }
+}
+
+/** The round with the median worker CPU per fired timeout (its row goes in the table). */
+function medianRun(runs: readonly RunResult[]): RunResult {
+  return [...runs].sort((a, b) => (a.workerCpuUsPerFired ?? Infinity) - (b.workerCpuUsPerFired ?? Infinity))[Math.floor(runs.length / 2)]!;
 }
 
 async function singleNodeRuns(options: BenchOptions, workloads: Workload[], report: BenchReport): Promise<void> {
@@ -86,6 +92,24 @@ async function singleNodeRuns(options: BenchOptions, workloads: Workload[], repo
           await runOrReport(SYSTEM[key], burst, () => runOne({ system, label: SYSTEM[key], workload: burst, warmUp: warmUpOf(burst, options.quick), target, probe, prefix: nextPrefix(), log })),
         );
       }
+    }
+    if (wants(options, 'rate-limit')) {
+      // The cost of a rate limit never reached: the same burst without and with one, 3 rounds (full: 5), each
+      // round in the other order than the last (no side always runs first); the median round of each goes in the table.
+      const burst = workloads[workloads.length - 1]!;
+      const rounds = options.quick ? 3 : 5;
+      const sides = new Map<SystemKey, RunResult[]>(RATE_LIMIT_SYSTEMS.map((key) => [key, []]));
+      for (let round = 0; round < rounds; round++) {
+        for (const key of round % 2 === 0 ? RATE_LIMIT_SYSTEMS : [...RATE_LIMIT_SYSTEMS].reverse()) {
+          const system = await loadSystem(key);
+          const run = await runOrReport(SYSTEM[key], burst, () => runOne({ system, label: SYSTEM[key], workload: burst, warmUp: warmUpOf(burst, options.quick), target, probe, prefix: nextPrefix(), log }));
+          log(`  round ${round + 1}, ${SYSTEM[key]}: worker ${formatNumber(run.workerCpuUsPerFired, 1)} us + Redis ${formatNumber(run.redisCpuUsPerFired, 1)} us CPU per timeout`);
+          sides.get(key)!.push(run);
+        }
+      }
+      for (const key of RATE_LIMIT_SYSTEMS) report.runs.push(medianRun(sides.get(key)!));
+      report.rateLimit = rateLimitFigure(sides.get('rateLimitOff')!, sides.get('rateLimitOn')!);
+      log(`  ${rateLimitLine(report.rateLimit)}`);
     }
     if (wants(options, 'bullmq')) {
       const count = options.quick ? 5_000 : 20_000;

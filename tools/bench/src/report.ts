@@ -1,4 +1,5 @@
 import type { DurabilityFigure } from './durability-cost.js';
+import type { RateLimitFigure } from './rate-limit-cost.js';
 import type { RedisCpuReport } from './redis-cpu-figures.js';
 import type { SchedulingFigure } from './scheduling-compare.js';
 import type { CdfPoint, LatenessSummary } from './stats.js';
@@ -77,6 +78,8 @@ export interface BenchReport {
   durability?: DurabilityFigure[];
   /** Redis CPU per scheduled, fired and cancelled timeout, and per fire on each cluster master (`--only redis-cpu`). */
   redisCpu?: RedisCpuReport;
+  /** CPU per fired timeout without and with a `rateLimit` that is never reached (`--only rate-limit`). */
+  rateLimit?: RateLimitFigure;
 }
 
 /** The row of a run that broke before it could measure anything: every figure null, nothing fired. */
@@ -139,11 +142,20 @@ export interface JsonReport {
     executedCommandsPerSec: number | null;
     windowMs: number | null;
   };
+  /** The rate limit cost (`--only rate-limit`): CPU per fired without (`off`) and with (`on`) a limit never reached, and their ratios. */
+  rateLimit?: RateLimitFigure;
 }
 
 const whole = (value: number | null): number | null => (value === null ? null : Math.round(value));
 const tenths = (value: number | null): number | null => (value === null ? null : Math.round(value * 10) / 10);
 const hundredths = (value: number | null): number | null => (value === null ? null : Math.round(value * 100) / 100);
+
+/** The rate limit figure at the table's precision: fired/s whole, CPU in tenths of us, ratios in thousandths. */
+function jsonRateLimit(figure: RateLimitFigure): RateLimitFigure {
+  const side = (s: RateLimitFigure['off']) => ({ firedPerSec: whole(s.firedPerSec), workerCpuUsPerFired: tenths(s.workerCpuUsPerFired), redisCpuUsPerFired: tenths(s.redisCpuUsPerFired) });
+  const thousandths = (value: number | null): number | null => (value === null ? null : Math.round(value * 1000) / 1000);
+  return { ...figure, off: side(figure.off), on: side(figure.on), ratio: thousandths(figure.ratio), workerRatio: thousandths(figure.workerRatio), redisRatio: thousandths(figure.redisRatio) };
+}
 
 /** The report as JSON: one row per system and workload with the table's figures, at the table's precision, and the idle cost. */
 export function toJsonReport(report: BenchReport): JsonReport {
@@ -179,5 +191,6 @@ export function toJsonReport(report: BenchReport): JsonReport {
       executedCommandsPerSec: hundredths(idle?.executedPerSec ?? null),
       windowMs: idle?.windowMs ?? null,
     },
+    ...(report.rateLimit ? { rateLimit: jsonRateLimit(report.rateLimit) } : {}),
   };
 }

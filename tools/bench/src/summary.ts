@@ -3,6 +3,7 @@ import type { TargetVerdict } from './targets.js';
 import { METRICS_SYSTEMS, SYSTEM } from './systems/names.js';
 import type { DurabilityFigure } from './durability-cost.js';
 import type { SchedulingFigure } from './scheduling-compare.js';
+import { rateLimitLine } from './rate-limit-cost.js';
 import { formatNumber, renderMarkdownTable, renderTable, type Column } from './table.js';
 
 const RUN_COLUMNS: Column[] = [
@@ -75,6 +76,7 @@ function extraLines(report: BenchReport): string[] {
   if (report.durability && report.durability.length > 0) lines.push(...durabilityLines(report.durability));
   const metrics = metricsCostLine(report.runs);
   if (metrics) lines.push(metrics);
+  if (report.rateLimit) lines.push(rateLimitLine(report.rateLimit));
   if (report.clusterSpread.length > 0) {
     const shards = report.clusterSpread.map((s) => `${s.node}: ${s.slots} slots, ${formatNumber(s.timeouts)} timeouts`);
     lines.push(`Cluster spread: ${shards.join('; ')}.`);

@@ -2,6 +2,7 @@ import type { BenchReport, RunResult } from './report.js';
 import { formatNumber } from './table.js';
 import { SYSTEM } from './systems/names.js';
 import { LOW_RATE_WORKLOAD } from './workloads.js';
+import { rateLimitVerdict } from './rate-limit-cost.js';
 
 /** One target of issue 5 with what this run measured. */
 export interface TargetVerdict {
@@ -98,6 +99,7 @@ export function evaluateTargets(report: BenchReport): TargetVerdict[] {
       : 'not measured',
     pass: idle ? idle.commandsPerSec <= 2 : null,
   });
+  if (report.rateLimit) verdicts.push(rateLimitVerdict(report.rateLimit));
   return verdicts;
 }
 

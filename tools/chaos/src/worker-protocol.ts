@@ -1,4 +1,4 @@
-import type { DurabilityOptions, JsonValue, TopicOptions } from '@durable-timeout/core';
+import type { DurabilityOptions, JsonValue, RecurringScheduleOptions, TopicOptions } from '@durable-timeout/core';
 
 /** How a worker reaches the Redis under test. */
 export type WorkerConnection =
@@ -29,6 +29,12 @@ export interface WorkerConfig {
   handle?: boolean;
   /** Send a `began` message to the harness for every handler run. */
   reportRuns?: boolean;
+  /**
+   * Recurring schedules this worker upserts at boot and handles (the topic `schedules`, with
+   * `topicOptions`): each occurrence's handler works `workMs` and records its guarded effect under
+   * the id `<name>@<occurrenceAt>`, with its `missed` count.
+   */
+  schedules?: Record<string, RecurringScheduleOptions>;
 }
 
 /**
@@ -51,6 +57,11 @@ export interface ScheduleItem {
   delayMs?: number;
   at?: number;
   payload?: JsonValue;
+}
+
+/** The effect id of one occurrence of a recurring schedule: its name and occurrence time (duplicates are counted by it). */
+export function occurrenceEffectId(name: string, occurrenceAt: number): string {
+  return `${name}@${occurrenceAt}`;
 }
 
 /** Result of one scheduled item: the due time, or the error text. */
@@ -83,7 +94,8 @@ export interface WorkerCounters {
 
 /** Worker to harness. */
 export type FromWorker =
-  | { type: 'ready' }
+  /** `nextAt`: the next occurrence of each schedule the worker upserted at boot, by name. */
+  | { type: 'ready'; nextAt?: Record<string, number> }
   | { type: 'scheduled'; requestId: number; results: ScheduleItemResult[] }
   | { type: 'counters'; requestId: number; counters: WorkerCounters }
   | { type: 'began'; id: string; attempt: number; fencingToken: number }

@@ -3,9 +3,9 @@
 // the shutdown a service would (stop with drain), SIGKILL and SIGSTOP are the faults.
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { DurableTimeouts as Engine, TimeoutEvent } from '@durable-timeout/core';
+import type { DurableTimeouts as Engine, ScheduleOccurrence, TimeoutEvent } from '@durable-timeout/core';
 import { EffectsRecorder } from './harness/effects-store.js';
-import type { ChaosPayload, FromWorker, ScheduleItemResult, ToWorker, WorkerConfig, WorkerCounters } from './worker-protocol.js';
+import { occurrenceEffectId, type ChaosPayload, FromWorker, type ScheduleItemResult, type ToWorker, type WorkerConfig, type WorkerCounters } from './worker-protocol.js';
 import { chaosMessages } from './chaos.messages.js';
 import { HarnessError } from '@durable-timeout/redis-testing';
 
@@ -25,21 +25,32 @@ loopDelay.enable();
 const snapshot = (): WorkerCounters => ({ ...counters, maxLoopDelayMs: Math.round(loopDelay.max / 1e6) });
 const recorder = new EffectsRecorder(config.effectsUrl, config.effectsPrefix);
 const runningTokens = new Map<string, number>();
+/** Running occurrences of recurring schedules: `<name>\0<attempt>` -> effect id and token (acked under the effect id). */
+const runningOccurrences = new Map<string, { effectId: string; token: number }>();
+const schedules = config.schedules ?? {};
+const handlesSchedules = Object.keys(schedules).length > 0;
 
 const engine: Engine = new DurableTimeouts({
   connection: connectionOf(config),
   prefix: config.prefix,
-  topics: { [config.topic]: config.topicOptions },
+  topics: handlesSchedules ? { [config.topic]: config.topicOptions, schedules: config.topicOptions } : { [config.topic]: config.topicOptions },
   sweepIntervalMs: config.sweepIntervalMs,
   ...(config.durability ? { durability: config.durability } : {}),
 });
 
-engine.on('fired', ({ id, attempt }) => {
+engine.on('fired', ({ topic, id, attempt }) => {
   counters.fired += 1;
   const key = `${id}\u0000${attempt}`;
+  if (topic === 'schedules') {
+    const occurrence = runningOccurrences.get(key);
+    runningOccurrences.delete(key);
+    counters.unacked = runningTokens.size + runningOccurrences.size;
+    if (occurrence) recorder.acked(occurrence.effectId, occurrence.token).catch(() => undefined);
+    return;
+  }
   const token = runningTokens.get(key);
   runningTokens.delete(key);
-  counters.unacked = runningTokens.size;
+  counters.unacked = runningTokens.size + runningOccurrences.size;
   if (token !== undefined) recorder.acked(id, token).catch(() => undefined);
 });
 engine.on('retried', ({ id }) => {
@@ -52,6 +63,24 @@ engine.on('released', ({ count }) => (counters.released += count));
 engine.on('error', () => (counters.errors += 1));
 
 if (config.handle !== false) engine.handle(config.topic, (event) => run(event));
+for (const name of Object.keys(schedules)) engine.schedules.handle(name, (occurrence) => runOccurrence(occurrence));
+
+/** One occurrence of a recurring schedule: recorded like a timeout's run, under the id `<name>@<occurrenceAt>`. */
+async function runOccurrence(occurrence: ScheduleOccurrence): Promise<void> {
+  const effectId = occurrenceEffectId(occurrence.name, occurrence.occurrenceAt);
+  counters.inFlight += 1;
+  try {
+    runningOccurrences.set(`${occurrence.name}\u0000${occurrence.attempt}`, { effectId, token: occurrence.fencingToken });
+    counters.unacked = runningTokens.size + runningOccurrences.size;
+    await recorder.begin(effectId, occurrence.fencingToken, occurrence.attempt, true, false);
+    if (config!.reportRuns) send({ type: 'began', id: effectId, attempt: occurrence.attempt, fencingToken: occurrence.fencingToken });
+    const [min, max] = config!.workMs;
+    if (max > 0) await sleep(min + Math.random() * (max - min));
+    if ((await recorder.effect(effectId, occurrence.fencingToken)) !== 0) await recorder.missed(effectId, occurrence.missed);
+  } finally {
+    counters.inFlight -= 1;
+  }
+}
 
 async function run(event: TimeoutEvent): Promise<void> {
   counters.inFlight += 1;
@@ -66,7 +95,7 @@ async function run(event: TimeoutEvent): Promise<void> {
       chaos?.chaos === 'exit-always' ||
       (chaos?.chaos === 'fail-until-healed' && !(await recorder.healed()));
     runningTokens.set(`${event.id}\u0000${event.attempt}`, event.fencingToken);
-    counters.unacked = runningTokens.size;
+    counters.unacked = runningTokens.size + runningOccurrences.size;
     await recorder.begin(event.id, event.fencingToken, event.attempt, !failOnPurpose, chaos !== undefined);
     if (config!.reportRuns) send({ type: 'began', id: event.id, attempt: event.attempt, fencingToken: event.fencingToken });
     if (failOnPurpose) {
@@ -132,7 +161,9 @@ process.on('SIGTERM', () => {
 });
 
 await engine.start();
-send({ type: 'ready' });
+const nextAt: Record<string, number> = {};
+for (const [name, options] of Object.entries(schedules)) nextAt[name] = (await engine.schedules.upsert(name, options)).nextAt;
+send(handlesSchedules ? { type: 'ready', nextAt } : { type: 'ready' });
 
 function send(message: FromWorker): void {
   if (process.connected) process.send?.(message);

@@ -1,4 +1,4 @@
-import { DurableTimeouts, type ConnectionOptions } from '@durable-timeout/core';
+import { DurableTimeouts, type ConnectionOptions, type TopicOptions } from '@durable-timeout/core';
 import { dueAt, PAYLOAD, idOf, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type FireSink, type RedisTarget, type Worker, type WorkerSettings } from './system.js';
 
@@ -33,9 +33,9 @@ export async function warmUp(schedule: (id: string, at: number) => Promise<unkno
   await cancel('warm-up');
 }
 
-/** Options of every engine instance of the benchmark. */
-export function engineOptions(target: RedisTarget, prefix: string) {
-  return { connection: connectionOf(target), prefix, topics: { [BENCH_TOPIC]: { slots: BENCH_SLOTS } }, logger: null };
+/** Options of every engine instance of the benchmark; `topic` adds to the benchmark topic's options (the rate limit runs). */
+export function engineOptions(target: RedisTarget, prefix: string, topic: TopicOptions = {}) {
+  return { connection: connectionOf(target), prefix, topics: { [BENCH_TOPIC]: { slots: BENCH_SLOTS, ...topic } }, logger: null };
 }
 
 /** durable-timeout used directly: `schedule()` in the main process, a started instance in the worker. */
@@ -55,15 +55,17 @@ export const engineSystem: BenchSystem = {
 
 /**
  * A started engine instance firing into `sink`. `instrument` runs on it before it starts (the
- * metrics runs attach their metrics there) and returns what to close after it stopped.
+ * metrics runs attach their metrics there) and returns what to close after it stopped; `topic`
+ * adds to the benchmark topic's options.
  */
 export async function openEngineWorker(
   target: RedisTarget,
   settings: WorkerSettings,
   sink: FireSink,
   instrument?: (timeouts: DurableTimeouts) => () => Promise<void>,
+  topic: TopicOptions = {},
 ): Promise<Worker> {
-  const timeouts = new DurableTimeouts(engineOptions(target, settings.prefix));
+  const timeouts = new DurableTimeouts(engineOptions(target, settings.prefix, topic));
   timeouts.handle(BENCH_TOPIC, (event) => {
     sink(event.id, event.dueAt);
   });

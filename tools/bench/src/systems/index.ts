@@ -22,5 +22,8 @@ export async function loadSystem(key: SystemKey): Promise<BenchSystem> {
     case 'metricsApi':
     case 'metricsSdk':
       return (await import('./metrics.system.js')).metricsSystem(key);
+    case 'rateLimitOff':
+    case 'rateLimitOn':
+      return (await import('./rate-limit.system.js')).rateLimitSystem(key);
   }
 }

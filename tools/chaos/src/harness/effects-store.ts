@@ -90,6 +90,8 @@ export function effectKeys(prefix: string) {
     ackedToken: `${prefix}:ackedToken`,
     failures: `${prefix}:failures`,
     healed: `${prefix}:healed`,
+    /** Occurrences of recurring schedules: effect id -> the `missed` count of the run that made (or repeated) its effect. */
+    missed: `${prefix}:missed`,
     /**
      * Run log of one id (only for ids whose runs are traced): `start:<ms>:<attempt>` / `fail:<ms>` entries, and
      * `stored:<ms>` once the library has stored a failure for a retry.
@@ -127,6 +129,11 @@ export class EffectsRecorder {
   /** Records that the library accepted the ack of the run of `id` that carried `token`. */
   async acked(id: string, token: number): Promise<void> {
     await this.redis.eval(ACKED_SCRIPT, 1, this.keys.ackedToken, id, token);
+  }
+
+  /** Records the `missed` count of an occurrence whose effect is in (the last such run's count wins). */
+  async missed(id: string, missed: number): Promise<void> {
+    await this.redis.hset(this.keys.missed, id, missed);
   }
 
   /** Records a run that failed on purpose. */
@@ -229,6 +236,11 @@ export class EffectsReader {
       if (kind === 'fail' || kind === 'stored') return { kind, at: Number(at) };
       return { kind: 'start', at: Number(at), attempt: Number(attempt) };
     });
+  }
+
+  /** The `missed` count of every occurrence of a recurring schedule whose effect is in, by effect id. */
+  async missed(): Promise<Map<string, number>> {
+    return readHash(this.redis, this.keys.missed);
   }
 
   /** Everything recorded so far. */

@@ -13,6 +13,8 @@ export class WorkerHandle {
   private readonly pending = new Map<number, (message: FromWorker) => void>();
   /** Set when the worker reported a clean stop (SIGTERM): how long its shutdown took. */
   shutdownMs: number | undefined;
+  /** The next occurrence of each recurring schedule the worker upserted at boot (its ready message). */
+  readyNextAt: Record<string, number> | undefined;
   /** Counters sent with the clean stop. */
   finalCounters: WorkerCounters | undefined;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -27,7 +29,10 @@ export class WorkerHandle {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     this.ready = new Promise((resolve, reject) => {
       child.on('message', (message: FromWorker) => {
-        if (message.type === 'ready') resolve();
+        if (message.type === 'ready') {
+          this.readyNextAt = message.nextAt;
+          resolve();
+        }
         if (message.type === 'stopped') {
           this.shutdownMs = message.shutdownMs;
           this.finalCounters = message.counters;

@@ -22,6 +22,7 @@ import {
   sentinelFailoverLag,
   sentinelFailoverLagDurable,
 } from './failover.js';
+import { cronRestarts } from './cron-restarts.js';
 
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
 export const ON_REQUEST: readonly Scenario[] = [storeModel];
@@ -62,4 +63,5 @@ export const SCENARIOS: readonly Scenario[] = [
   clusterMinorityMasterDurable,
   outageCatchUp,
   pauseUnderLoad,
+  cronRestarts,
 ];
