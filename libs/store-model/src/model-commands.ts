@@ -223,7 +223,10 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
       command(`migrateSlots(${slots})`, async (model, subject) => {
         const report = await migrateSlots(subject.store, TOPIC, slots);
         same('migrateSlots to', report.to, slots);
-        model.slots = slots;
+        model.migrate(slots);
+        for (let slot = 0; slot < slots; slot++) {
+          same(`pauseState(slot ${slot}) after migrateSlots`, (await subject.store.reads.pauseState({ topic: TOPIC, slot })).pausedAt, model.pausedAt.get(slot) ?? null);
+        }
         const counts = { pending: 0, firing: 0, dead: 0 };
         for (let slot = 0; slot < 8; slot++) {
           const stats = await subject.store.reads.stats({ topic: TOPIC, slot });

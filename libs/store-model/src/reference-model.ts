@@ -31,13 +31,31 @@ export class StoreModel {
   readonly lastToken = new Map<string, number>();
   /** The latest store time seen in an answer. */
   now = 0;
-  /** Paused slots (by index: a marker stays with its slot through a migration) and when they were paused. */
+  /** Paused slots and when they were paused (a migration carries the topic's pause: see `migrate`). */
   readonly pausedAt = new Map<number, number>();
 
   constructor(
     /** The topic's slot count now. */
     public slots: number,
   ) {}
+
+  /**
+   * A slot migration to `to` slots: the slots it gains are paused since the earliest pause of the
+   * old ones (not paused when none is), those a shrink gives up lose their pause.
+   */
+  migrate(to: number): void {
+    const from = this.slots;
+    if (to > from) {
+      const times = [...this.pausedAt].filter(([slot]) => slot < from).map(([, at]) => at);
+      for (let slot = from; slot < to; slot++) {
+        if (times.length === 0) this.pausedAt.delete(slot);
+        else this.pausedAt.set(slot, Math.min(...times));
+      }
+    } else {
+      for (let slot = to; slot < from; slot++) this.pausedAt.delete(slot);
+    }
+    this.slots = to;
+  }
 
   /** The slot of an id under the current slot count. */
   slotOf(id: string): number {

@@ -100,8 +100,15 @@ async function carryPause(store: TimeoutStore, topic: string, from: number, to: 
   const times = states.flatMap((state) => (state.pausedAt === null ? [] : [state.pausedAt]));
   const since = times.length === 0 ? null : Math.min(...times);
   for (const slot of range(from, to)) {
-    if (since === null) await store.reads.resume({ topic, slot }, false);
-    else await store.reads.pause({ topic, slot }, since);
+    const ref = { topic, slot };
+    if (since === null) {
+      await store.reads.resume(ref, false);
+      continue;
+    }
+    // A mark left on the slot from before (it holds nothing yet) would keep its own time: the
+    // slot takes the topic's, so a shifting resume moves its timeouts as far as the others'.
+    if ((await store.reads.pauseState(ref)).pausedAt !== since) await store.reads.resume(ref, false);
+    await store.reads.pause(ref, since);
   }
 }
 
