@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { createTestingTimeouts as createTestingTimeoutsOf, type TestingTimeoutsOptions } from '../testing/create-testing-timeouts.js';
+import { describe, expect, it } from '@jest/globals';
+import { stoppedAfterEach } from '../../test/testing-timeouts.js';
 import type { DurableTimeouts } from '../durable-timeouts.js';
 import type { TimeoutEvent } from '../types.js';
 import { TimeoutsStoppedError } from '../errors/timeouts-stopped.error.js';
@@ -8,18 +8,7 @@ import { UnknownTopicError } from '../errors/unknown-topic.error.js';
 import { InvalidTimeoutIdError } from '../errors/invalid-timeout-id.error.js';
 import { LEASE_EXPIRED_ERROR } from '../store/stored-error.js';
 
-const opened: DurableTimeouts[] = [];
-
-/** createTestingTimeouts, with every engine stopped after each test even when it failed. */
-function createTestingTimeouts<T = any>(options: TestingTimeoutsOptions<T>) {
-  const testing = createTestingTimeoutsOf(options);
-  opened.push(testing.timeouts);
-  return testing;
-}
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((timeouts) => timeouts.stop({ drainMs: 0 })));
-});
+const createTestingTimeouts = stoppedAfterEach();
 
 describe('DurableTimeouts on the in-memory store', () => {
   it('fires a timeout once its due time passes on the store clock, then forgets it', async () => {

@@ -1,20 +1,9 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { createTestingTimeouts as createTestingTimeoutsOf, type TestingTimeoutsOptions } from '../testing/create-testing-timeouts.js';
-import type { DurableTimeouts } from '../durable-timeouts.js';
+import { describe, expect, it } from '@jest/globals';
+import { stoppedAfterEach } from '../../test/testing-timeouts.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { UnknownTopicError } from '../errors/unknown-topic.error.js';
 
-const opened: DurableTimeouts[] = [];
-
-function createTestingTimeouts<T = any>(options: TestingTimeoutsOptions<T>) {
-  const testing = createTestingTimeoutsOf(options);
-  opened.push(testing.timeouts);
-  return testing;
-}
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((timeouts) => timeouts.stop({ drainMs: 0 })));
-});
+const createTestingTimeouts = stoppedAfterEach();
 
 describe('pause and resume of a topic', () => {
   it('fires nothing of a paused topic, keeps accepting schedules and cancels, then fires what fell due on resume', async () => {

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { createTestingTimeouts as createTestingTimeoutsOf, type TestingTimeoutsOptions } from '../testing/create-testing-timeouts.js';
+import type { TestingTimeoutsOptions } from '../testing/create-testing-timeouts.js';
+import { stoppedAfterEach } from '../../test/testing-timeouts.js';
 import { DurableTimeouts } from '../durable-timeouts.js';
 import type { ScheduleOccurrence } from '../recurring-types.js';
 import { DuplicateHandlerError } from '../errors/duplicate-handler.error.js';
@@ -8,20 +9,15 @@ import { InvalidScheduleError } from '../errors/invalid-schedule.error.js';
 import { UnknownTopicError } from '../errors/unknown-topic.error.js';
 import { aesGcmCodec } from '../support/aes-gcm-codec.js';
 
-const opened: DurableTimeouts[] = [];
 const MINUTE = 60_000;
 /** A Monday, 00:00:30 UTC: minute-aligned schedules are half a minute away. */
 const START = Date.UTC(2026, 0, 5, 0, 0, 30);
 
-function createTestingTimeouts(options: Partial<TestingTimeoutsOptions> = {}) {
-  const testing = createTestingTimeoutsOf({ topics: { schedules: { slots: 2 } }, startAt: START, ...options });
-  opened.push(testing.timeouts);
-  return testing;
-}
+const createStoppedAfterEach = stoppedAfterEach();
 
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((timeouts) => timeouts.stop({ drainMs: 0 })));
-});
+function createTestingTimeouts(options: Partial<TestingTimeoutsOptions> = {}) {
+  return createStoppedAfterEach({ topics: { schedules: { slots: 2 } }, startAt: START, ...options });
+}
 
 /** Runs fireDue until nothing more is due (catchUp 'all' writes due occurrences one after another). */
 async function fireAllDue(timeouts: DurableTimeouts): Promise<number> {
@@ -71,7 +67,7 @@ describe('timeouts.schedules on the in-memory store', () => {
   it('two engines on one store: each occurrence runs once, on one of them', async () => {
     const { timeouts, store, clock } = createTestingTimeouts();
     const other = new DurableTimeouts({ topics: { schedules: { slots: 2 } }, store, logger: null });
-    opened.push(other);
+    createStoppedAfterEach.track(other);
     const runs: string[] = [];
     timeouts.schedules.handle('shared', (o) => void runs.push(`a@${o.occurrenceAt}`));
     other.schedules.handle('shared', (o) => void runs.push(`b@${o.occurrenceAt}`));
