@@ -43,24 +43,14 @@ export class RedisReads implements StoreReads {
   }
 
   async listPending(slot: SlotRef, offset: number, limit: number): Promise<StoredPendingEntry[]> {
-    if (limit <= 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.script('listPending', 'pendingList', [keys.due], [Math.max(0, offset), limit]);
-    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
-    const entries: StoredPendingEntry[] = [];
-    for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), dueAt: Number(reply[i + 1]) });
-    return entries;
+    const page = await this.scoredPage('listPending', this.keys.slot(slot.topic, slot.slot).due, offset, limit);
+    return page.map(([id, dueAt]) => ({ id, dueAt }));
   }
 
   /** The pending listing's script, on the lease set: the same sorted-set page, scored by lease expiry. */
   async listFiring(slot: SlotRef, offset: number, limit: number): Promise<StoredFiringEntry[]> {
-    if (limit <= 0) return [];
-    const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.script('listFiring', 'pendingList', [keys.lease], [Math.max(0, offset), limit]);
-    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
-    const entries: StoredFiringEntry[] = [];
-    for (let i = 0; i < reply.length; i += 2) entries.push({ id: String(reply[i]), leaseExpiresAt: Number(reply[i + 1]) });
-    return entries;
+    const page = await this.scoredPage('listFiring', this.keys.slot(slot.topic, slot.slot).lease, offset, limit);
+    return page.map(([id, leaseExpiresAt]) => ({ id, leaseExpiresAt }));
   }
 
   async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {
@@ -136,5 +126,15 @@ export class RedisReads implements StoreReads {
     }
     for (let start = 0; start < ids.length; start += DEAD_BATCH) total += await runBatch(ids.slice(start, start + DEAD_BATCH));
     return total;
+  }
+
+  /** A page of a slot's sorted set `key` (`pending-list`: ids with their scores, lowest first), as [id, score] pairs. */
+  private async scoredPage(operation: string, key: string, offset: number, limit: number): Promise<[string, number][]> {
+    if (limit <= 0) return [];
+    const reply = await this.calls.script(operation, 'pendingList', [key], [Math.max(0, offset), limit]);
+    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw unexpected('pendingList', reply);
+    const page: [string, number][] = [];
+    for (let i = 0; i < reply.length; i += 2) page.push([String(reply[i]), Number(reply[i + 1])]);
+    return page;
   }
 }
