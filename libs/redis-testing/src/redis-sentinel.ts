@@ -314,6 +314,25 @@ export class RedisSentinelGroup {
     return { server, droppedBytes };
   }
 
+  /**
+   * Starts a killed server again and waits until it follows the current primary: the sentinels
+   * point a former primary at the promoted one (it boots as a master with its old data), and a
+   * former replica at the primary too. Resolves once the primary's `WAIT` counts every running
+   * replica, so a `durability` write is confirmed again; rejects when that takes over `timeoutMs`.
+   */
+  async rejoin(server: RedisServer, timeoutMs = 30_000): Promise<void> {
+    if (!this.servers.includes(server)) throw new Error(`Port ${server.port} is not one of this group's servers.`);
+    await server.restart();
+    const primary = await this.primary();
+    const replicas = this.servers.filter((candidate) => candidate !== primary && candidate.running).length;
+    const probe = primary.client({ maxRetriesPerRequest: 1 });
+    try {
+      await waitForReplicaAcks(probe, 'replication-probe', replicas, timeoutMs);
+    } finally {
+      probe.disconnect();
+    }
+  }
+
   /** A new ioredis client of the current primary through the sentinels; `stop` closes it. */
   client(options: RedisOptions = {}): Redis {
     return this.clients.open({ ...this.connectionOptions(), ...options });
