@@ -4,7 +4,9 @@ import { monitorCommands, RedisServer, type CommandMonitor } from '@durable-time
 import { FEW_BUCKETS, loadScripts, type ScriptName } from '../src/commands/index.js';
 import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { bucketOf, DATA_BUCKETS } from '../src/store/slot-of.js';
-import type { ClaimedTimeout, SlotRef } from '../src/store/timeout-store.js';
+import type { ClaimedTimeout, ClaimResult, SlotRef } from '../src/store/timeout-store.js';
+import { TimeoutKeys } from '../src/store/timeout-keys.js';
+import { Redis } from 'ioredis';
 
 /** One script call as MONITOR saw it. */
 interface ScriptCall {
@@ -165,5 +167,96 @@ describe('RedisTimeoutStore passes only the data buckets a call needs', () => {
     expect(await store.deliveries.ackMany(slot, again.claimed)).toEqual(['acked', 'acked', 'acked']);
     expect(await store.reads.get(slot, ahead[0]!)).toBeNull();
     expect(await store.reads.get(slot, ids[0]!)).toMatchObject({ state: 'pending', attempt: 0 });
+  });
+});
+
+/**
+ * What a claim answers that does not depend on the moment it ran (`now`, lease ends, schedule
+ * times, fencing tokens: they start from the Redis clock): whether its tokens grow, not their values.
+ */
+function sameEverywhere(result: ClaimResult): unknown {
+  const tokens = result.claimed.map((entry) => entry.fencingToken);
+  return {
+    tokensGrow: tokens.every((token, i) => token > 0 && (i === 0 || token > tokens[i - 1]!)),
+    claimed: result.claimed.map(({ id, dueAt, attempt, payload }) => ({ id, dueAt, attempt, payload })),
+    incidents: result.incidents.map(({ id, kind, attempts }) => ({ id, kind, attempts })),
+    nextDueAt: result.nextDueAt,
+    recovered: result.recovered,
+    paused: result.paused ?? false,
+  };
+}
+
+describe('RedisTimeoutStore on one server sends the claims and acks of several slots made in one turn as one script call', () => {
+  const refs: SlotRef[] = [0, 1, 2, 3, 4, 5].map((n) => ({ topic: 'payment', slot: n }));
+
+  async function fill(store: RedisTimeoutStore, now: number): Promise<void> {
+    for (const [i, ref] of refs.entries()) {
+      const items = Array.from({ length: i }, (_, k) => ({ id: `s${i}-${k}`, entry: { at: now - 50 + k, payload: `"${i}-${k}"` } }));
+      items.push({ id: `s${i}-later`, entry: { at: now + 60_000 + i, payload: 'null' } });
+      await store.writes.scheduleMany(ref, items);
+    }
+  }
+
+  it('claims of six slots: one claimMany call, and each slot gets what its own claim gets', async () => {
+    const together = open(`k${randomUUID().slice(0, 8)}`);
+    const alone = open(`k${randomUUID().slice(0, 8)}`);
+    const now = await together.now();
+    // Every call before the one measured is seen first (MONITOR reports a little after the reply).
+    await callsDuring(2 * refs.length + 2, async () => {
+      await fill(together, now);
+      await fill(alone, now);
+      await together.reads.pause(refs[5]!);
+      await alone.reads.pause(refs[5]!);
+    });
+
+    let gathered: ClaimResult[] = [];
+    const seen = await callsDuring(1, async () => {
+      gathered = await Promise.all(refs.map((ref) => together.deliveries.claim(ref, 10, 60_000)));
+    });
+    // First claims of a slot pass every bucket: 6 fixed keys and 128 buckets per slot.
+    expect(seen).toEqual([{ file: 'claimMany', keyCount: refs.length * (6 + DATA_BUCKETS) }]);
+    const separate: ClaimResult[] = [];
+    const apart = await callsDuring(refs.length, async () => {
+      for (const ref of refs) separate.push(await alone.deliveries.claim(ref, 10, 60_000));
+    });
+    expect(apart.map((call) => call.file)).toEqual(refs.map(() => 'claim'));
+    expect(gathered.map(sameEverywhere)).toEqual(separate.map(sameEverywhere));
+    expect(gathered.map((result) => result.claimed.length)).toEqual([0, 1, 2, 3, 4, 0]);
+
+    // Acks of two slots and claims of two others (now with the few buckets the last claims named): one call.
+    let acks: unknown[] = [];
+    const mixed = await callsDuring(1, async () => {
+      acks = await Promise.all([
+        together.deliveries.ackMany(refs[1]!, gathered[1]!.claimed),
+        together.deliveries.ackMany(refs[2]!, [{ ...gathered[2]!.claimed[0]!, fencingToken: 1 }]),
+        together.deliveries.claim(refs[3]!, 10, 60_000),
+        together.deliveries.claim(refs[4]!, 10, 60_000),
+      ]);
+    });
+    expect(mixed).toEqual([{ file: 'claimMany', keyCount: 2 * (2 + FEW_BUCKETS) + 2 * (6 + FEW_BUCKETS) }]);
+    expect(acks.slice(0, 2)).toEqual([['acked'], ['stale']]);
+    expect((acks.slice(2) as ClaimResult[]).map((result) => result.claimed)).toEqual([[], []]);
+    expect(await together.reads.get(refs[1]!, 's1-0')).toBeNull();
+    expect(await together.reads.get(refs[2]!, 's2-0')).toMatchObject({ state: 'firing' });
+  });
+
+  it('a slot whose part fails fails alone: the other slots of the call get their claims', async () => {
+    const prefix = `k${randomUUID().slice(0, 8)}`;
+    const store = open(prefix);
+    const now = await store.now();
+    await fill(store, now);
+    // A key of the wrong type where slot 2's due set should be: its part raises WRONGTYPE.
+    const raw = new Redis(server.url);
+    try {
+      const due = new TimeoutKeys(prefix).slot('payment', 2).due;
+      await raw.del(due);
+      await raw.set(due, 'not a sorted set');
+    } finally {
+      raw.disconnect();
+    }
+    const settled = await Promise.allSettled(refs.slice(0, 4).map((ref) => store.deliveries.claim(ref, 10, 60_000)));
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/WRONGTYPE/);
+    expect((settled[3] as PromiseFulfilledResult<ClaimResult>).value.claimed.map((entry) => entry.id)).toEqual(['s3-0', 's3-1', 's3-2']);
   });
 });

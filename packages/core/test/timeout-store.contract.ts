@@ -231,6 +231,38 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
     });
 
     describe('claim', () => {
+      it('answers claims and acks of several slots made together each for its own slot (one Redis server: one script call)', async () => {
+        const now = await store.now();
+        const refs: SlotRef[] = [0, 1, 2, 6].map((n) => ({ topic: 'payment', slot: n }));
+        for (const [i, ref] of refs.entries()) {
+          const due = Array.from({ length: i + 1 }, (_, k) => ({ id: `multi-${i}-${k}`, entry: { at: now - 10 + k, payload: `"${i}-${k}"` } }));
+          await store.writes.scheduleMany(ref, [...due, { id: `multi-later-${i}`, entry: { at: now + LONG + i, payload: 'null' } }]);
+        }
+        await store.reads.pause({ topic: 'payment', slot: 6 });
+        const results = await Promise.all(refs.map((ref) => store.deliveries.claim(ref, 10, LONG)));
+        results.slice(0, 3).forEach((result, i) => {
+          expect(result.claimed.map((entry) => [entry.id, entry.payload, entry.attempt, entry.dueAt])).toEqual(
+            Array.from({ length: i + 1 }, (_, k) => [`multi-${i}-${k}`, `"${i}-${k}"`, 1, now - 10 + k]),
+          );
+          expect(result.nextDueAt).toBe(now + LONG + i);
+          expect(result.paused).toBeFalsy();
+        });
+        // The paused slot claims nothing, beside the others.
+        expect(results[3]).toMatchObject({ claimed: [], paused: true });
+
+        // Acks of some slots (one of them stale) and claims of others, together.
+        const [firstAcks, secondAcks, ...claims] = await Promise.all([
+          store.deliveries.ackMany(refs[0]!, results[0]!.claimed),
+          store.deliveries.ackMany(refs[1]!, [results[1]!.claimed[0]!, { ...results[1]!.claimed[1]!, fencingToken: results[1]!.claimed[1]!.fencingToken + 1000 }]),
+          store.deliveries.claim(refs[1]!, 10, LONG),
+          store.deliveries.claim(refs[2]!, 10, LONG),
+        ]);
+        expect([firstAcks, secondAcks]).toEqual([['acked'], ['acked', 'stale']]);
+        for (const claim of claims) expect(claim.claimed).toEqual([]);
+        expect(await store.reads.get(refs[0]!, 'multi-0-0')).toBeNull();
+        expect(await store.reads.get(refs[1]!, 'multi-1-1')).toMatchObject({ state: 'firing' });
+      });
+
       it('claims only due timeouts, oldest first, up to the limit, and reports the next due time', async () => {
         const now = await store.now();
         await scheduleDue('late', '"l"', now - 10);

@@ -16,8 +16,10 @@ export const FEW_BUCKETS = 8;
  * therefore be a key, never a key count (with a variable count, commands of different shards met
  * in one pipeline and ioredis refused it: "All keys in the pipeline should belong to the same
  * slots allocation group"). A script with two tails is registered twice, under two names.
+ * The one exception, `variable`, is a script that takes any number of keys (the call passes their
+ * count first) and is never sent to a Cluster: `claimMany`, the calls of several slots of one server.
  */
-type KeyTail = 'none' | 'buckets' | 'few';
+type KeyTail = 'none' | 'buckets' | 'few' | 'variable';
 
 interface ScriptSpec {
   /** Base name of the Lua file (named by what the script does). */
@@ -36,6 +38,7 @@ const SCRIPTS = {
   get: { file: 'get', fixedKeys: 5, tail: 'none' },
   claim: { file: 'claim', fixedKeys: 6, tail: 'buckets' },
   claimFew: { file: 'claim', fixedKeys: 6, tail: 'few' },
+  claimMany: { file: 'claim-many', fixedKeys: 0, tail: 'variable' },
   ack: { file: 'ack', fixedKeys: 3, tail: 'none' },
   ackNext: { file: 'ack-next', fixedKeys: 4, tail: 'none' },
   ackMany: { file: 'ack-many', fixedKeys: 2, tail: 'buckets' },
@@ -69,8 +72,11 @@ export interface LoadedScript {
   /** Registered command name, versioned by the script's content hash, e.g. `dtClaim_3f2a9c01`. */
   command: string;
   lua: string;
-  /** Number of keys of every call: the fixed keys, plus `DATA_BUCKETS` (`buckets` tail) or `FEW_BUCKETS` (`few` tail). */
-  numberOfKeys: number;
+  /**
+   * Number of keys of every call: the fixed keys, plus `DATA_BUCKETS` (`buckets` tail) or
+   * `FEW_BUCKETS` (`few` tail); undefined for a `variable` script, whose calls pass their key count first.
+   */
+  numberOfKeys: number | undefined;
 }
 
 /** The part of an ioredis `Redis` / `Cluster` the registry needs. */
@@ -102,7 +108,8 @@ export function loadScripts(): ReadonlyMap<ScriptName, LoadedScript> {
       const version = createHash('sha1').update(lua).digest('hex').slice(0, 8);
       const command = `dt${name[0]!.toUpperCase()}${name.slice(1)}_${version}`;
       const tailKeys = spec.tail === 'buckets' ? DATA_BUCKETS : spec.tail === 'few' ? FEW_BUCKETS : 0;
-      loaded.set(name, { name, command, lua, numberOfKeys: spec.fixedKeys + tailKeys });
+      const numberOfKeys = spec.tail === 'variable' ? undefined : spec.fixedKeys + tailKeys;
+      loaded.set(name, { name, command, lua, numberOfKeys });
     }
   }
   return loaded;
@@ -115,7 +122,7 @@ export function loadScripts(): ReadonlyMap<ScriptName, LoadedScript> {
 export function registerScripts(host: CommandHost): ReadonlyMap<ScriptName, LoadedScript> {
   const scripts = loadScripts();
   for (const script of scripts.values()) {
-    host.defineCommand(script.command, { lua: script.lua, numberOfKeys: script.numberOfKeys });
+    host.defineCommand(script.command, script.numberOfKeys === undefined ? { lua: script.lua } : { lua: script.lua, numberOfKeys: script.numberOfKeys });
   }
   return scripts;
 }

@@ -56,6 +56,26 @@ describe('AckBatcher', () => {
     }
   });
 
+  it('sends what waits at once, within the same turn, when the slot claims (flushWithClaim), and nothing more at the end of the linger', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { context, calls } = recordingContext();
+      const batcher = new AckBatcher(context, SLOT, 40);
+      batcher.flushWithClaim();
+      expect(calls).toEqual([]);
+      void batcher.add(delivery('a'), true);
+      void batcher.add(delivery('b'), true);
+      await jest.advanceTimersByTimeAsync(5);
+      batcher.flushWithClaim();
+      // Synchronously: the call is made in the claim's turn, so the store can send both together.
+      expect(calls).toEqual([['a', 'b']]);
+      await jest.advanceTimersByTimeAsync(60);
+      expect(calls).toEqual([['a', 'b']]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('sends on the next turn of the event loop when told not to linger', async () => {
     const { context, calls } = recordingContext();
     const batcher = new AckBatcher(context, SLOT, 10_000);

@@ -77,6 +77,21 @@ export class AckBatcher {
     this.schedule(0);
   }
 
+  /**
+   * The slot's claim goes out now, on a store whose calls of one turn share a round trip
+   * (`Deliveries.coalescesSlotCalls`): what waits is sent at once, so it travels with the claim
+   * instead of in a call of its own at the end of its linger. Nothing happens while an ack call of
+   * the slot is out (what waits goes when it is back, as always).
+   */
+  flushWithClaim(): void {
+    if (this.pending.length === 0 || this.flushing) return;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.flush();
+  }
+
   private schedule(delayMs: number): void {
     if (this.scheduled || this.flushing) return;
     this.scheduled = true;

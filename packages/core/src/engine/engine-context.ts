@@ -3,6 +3,7 @@ import type { DurableTimeoutsEvents, TimeoutInterceptor, TimeoutLogger } from '.
 import type { EventHub } from './event-hub.js';
 import type { ServerClock } from './server-clock.js';
 import type { TopicLayouts } from './topic-layouts.js';
+import { WakeGrid } from './wake-grid.js';
 
 /**
  * What the parts of the engine share: the store's roles, events, the logger and the store clock.
@@ -24,6 +25,8 @@ export interface EngineContext {
   /** Where each topic's timeouts live (slot counts, routes, slot migrations). */
   readonly layouts: TopicLayouts;
   readonly sweepIntervalMs: number;
+  /** The one timer of the slot pollers' sleeps (engine/wake-grid.ts); without it each poller sets its own. */
+  readonly wakeGrid?: WakeGrid;
   /** Emits `error` and logs the first failure of an outage (not every retry of it). */
   reportError(error: unknown, operation: string, topic?: string): void;
   /** A store call succeeded: ends the outage, if one was being reported. */
@@ -58,6 +61,7 @@ export function engineContext(parts: EngineContextParts): EngineContext {
   const { session, outage, storeOpen, ...shared } = parts;
   return {
     ...shared,
+    wakeGrid: new WakeGrid(),
     get store() {
       return session.store;
     },

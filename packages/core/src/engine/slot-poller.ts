@@ -18,6 +18,8 @@ export interface ClaimSink {
   readonly slotRate: SlotRateLimit | undefined;
   /** False once the topic is halting: a claim that comes back is released, not dispatched. */
   readonly active: boolean;
+  /** A claim of `slot` goes out now (the worker may send the slot's waiting acks with it). */
+  beforeClaim?(slot: number): void;
   /** Starts the handlers of what a claim of `slot` brought back. */
   dispatch(slot: number, result: ClaimResult): void;
   /** Gives back timeouts claimed after the topic stopped being active. */
@@ -57,7 +59,8 @@ export class SlotPoller {
    */
   wanted: number;
   private state: PollerState = 'stopped';
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the sleep under way (a wake-up filed on the engine's `WakeGrid`, or a timer of its own). */
+  private timer: (() => void) | undefined;
   /** Earliest due time announced while a claim was out (the claim may not have seen it). */
   private wakeHint = Number.POSITIVE_INFINITY;
   private failures = 0;
@@ -165,6 +168,7 @@ export class SlotPoller {
     let dispatched = false;
     try {
       this.wakeHint = Number.POSITIVE_INFINITY;
+      worker.beforeClaim?.(ref.slot);
       const sentAt = performance.now();
       result = await context.deliveries.claim(ref, limit, worker.options.leaseMs, worker.leaseExpiry, worker.options.late, worker.slotRate);
       const receivedAt = performance.now();
@@ -215,14 +219,24 @@ export class SlotPoller {
     this.setTimer(delay);
   }
 
+  /**
+   * Sleeps `delayMs`, on the engine's `WakeGrid`: the wake-up comes at the first tick at or after
+   * it, with those of the other pollers due in the same tick, so their claims meet in one call.
+   */
   private setTimer(delayMs: number): void {
     this.clearTimer();
-    this.timer = setTimeout(this.onTimer, delayMs);
+    const grid = this.context.wakeGrid;
+    if (grid) {
+      this.timer = grid.after(delayMs, this.onTimer);
+    } else {
+      const timer = setTimeout(this.onTimer, delayMs);
+      this.timer = () => clearTimeout(timer);
+    }
   }
 
   private clearTimer(): void {
     if (this.timer === undefined) return;
-    clearTimeout(this.timer);
+    this.timer();
     this.timer = undefined;
   }
 

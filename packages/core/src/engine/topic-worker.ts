@@ -121,6 +121,14 @@ export class TopicWorker implements ClaimSink {
     await Promise.all([...this.pollers, ...this.retired].map((poller) => poller.settled));
   }
 
+  /**
+   * A claim of `slot` is about to go out: on a store that gathers the calls of one turn into one
+   * round trip, the slot's finished acks go with it (`AckBatcher.flushWithClaim`).
+   */
+  beforeClaim(slot: number): void {
+    if (this.context.deliveries.coalescesSlotCalls === true) this.ackBatchers[slot]?.flushWithClaim();
+  }
+
   /** Wakes the slot that a schedule landed in (store wake-up). */
   wake(slot: number, dueAt: number): void {
     this.pollers[slot]?.wake(dueAt);

@@ -40,7 +40,7 @@ export class RedisCalls {
   private readonly owned: boolean;
   /** Cluster or Sentinel: a lost node is replaced by a failover rather than an outage. */
   private readonly replicated: boolean;
-  private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number }>();
+  private readonly commands = new Map<ScriptName, { command: string; numberOfKeys: number | undefined }>();
   private readonly deadlines: CallDeadlines;
   private readyWait: Promise<void> | undefined;
   /** The wait of calls made before the owned connection was ever ready (see `FIRST_CONNECT_MS`). */
@@ -94,13 +94,15 @@ export class RedisCalls {
   async run(name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
     this.assertOpen();
     const { command, numberOfKeys } = this.commands.get(name)!;
-    if (keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
+    if (numberOfKeys !== undefined && keys.length !== numberOfKeys) throw new Error(`Script ${name} takes ${numberOfKeys} keys, got ${keys.length}.`);
     const call = (this.client as unknown as Record<string, ScriptCall>)[command]!.bind(this.client);
+    // A `variable` script (commands/index.ts) takes its key count first.
+    const head: readonly ScriptArg[] = numberOfKeys === undefined ? [keys.length, ...keys] : keys;
     // During a failover (MOVED, CLUSTERDOWN, READONLY...) the script was refused, not run: send it
     // again within the call's budget while the client learns the new topology (store/failover.ts).
     // A MOVED on a one-server connection is no failover: the server is a Cluster node (say so at once).
     const send = (): Promise<unknown> =>
-      call(...keys, ...args).catch((error: unknown) => {
+      call(...head, ...args).catch((error: unknown) => {
         throw clusterNodeError(this.client, error) ?? error;
       });
     return retryDuringFailover(send, { budgetMs: this.commandTimeoutMs, recover: () => this.learnTopology() }).catch(

@@ -24,6 +24,8 @@ import type {
   Deliveries,
 } from './timeout-store.js';
 import { ackResult, count, decodeClaim, unexpected, type ScriptArg } from './redis-replies.js';
+import { CallCoalescer, type SlotCallKind } from './call-coalescer.js';
+import type { ScriptName } from '../commands/index.js';
 
 /** Most entries one ack-many / release script call carries; larger requests are split. */
 const ENTRY_BATCH = 500;
@@ -34,14 +36,32 @@ const ENTRY_BATCH = 500;
  * they wait for the connection to come back (a worker retries nothing itself), and a failover
  * symptom reaches the engine as `RedisUnavailableError` with `failover` set (store/redis-calls.ts).
  * The method docs are on `Deliveries`.
+ *
+ * On one server (or Sentinel) the claims and ack-manys of any slots made in the same turn of the
+ * event loop travel in one script call (store/call-coalescer.ts); on a Cluster each goes alone.
  */
 export class RedisDeliveries implements Deliveries {
+  readonly coalescesSlotCalls: boolean;
+  private readonly coalescer: CallCoalescer | undefined;
+
   constructor(
     private readonly keys: TimeoutKeys,
     private readonly calls: RedisCalls,
     /** Shared with the store's schedules, which widen a slot's hint when they write into a bucket. */
     private readonly claimHints: ClaimHints,
-  ) {}
+    /** Whether calls of different slots may share a script call: false on a Cluster. */
+    coalesce: boolean,
+  ) {
+    this.coalescesSlotCalls = coalesce;
+    this.coalescer = coalesce ? new CallCoalescer((name, keys, args) => this.calls.run(name, keys, args)) : undefined;
+  }
+
+  /** Sends one slot's claim or ack-many: through the batching step on one server, alone on a Cluster. */
+  private slotCall(kind: SlotCallKind, script: ScriptName, keys: readonly string[], args: readonly ScriptArg[], ids: number): Promise<unknown> {
+    if (this.coalescer === undefined) return this.calls.run(script, keys, args);
+    this.calls.assertOpen();
+    return this.coalescer.add({ kind, script, keys, args, ids });
+  }
 
   /**
    * Claims with the few bucket keys the slot's previous claim said the next due ids live in, when
@@ -77,9 +97,9 @@ export class RedisDeliveries implements Deliveries {
     let reply: unknown = 0;
     if (hint !== undefined) {
       const chosen = padBuckets(hint);
-      reply = await this.calls.run('claimFew', [...fixed, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen]);
+      reply = await this.slotCall('c', 'claimFew', [...fixed, ...chosen.map((bucket) => keys.buckets[bucket]!)], [...args, ...chosen], take);
     }
-    if (reply === 0) reply = await this.calls.run('claim', [...fixed, ...keys.buckets], args);
+    if (reply === 0) reply = await this.slotCall('c', 'claim', [...fixed, ...keys.buckets], args, take);
     const result = decodeClaim(reply);
     // A full batch means a backlog: the next claim takes more ids than a few buckets hold. Ids the
     // late policy refused count: a batch of them is a backlog too.
@@ -135,7 +155,7 @@ export class RedisDeliveries implements Deliveries {
       const buckets = bucketKeys(batch.map((entry) => entry.id), keys.buckets, 2);
       const args: ScriptArg[] = [];
       batch.forEach((entry, i) => args.push(entry.id, entry.fencingToken, buckets.keyIndex(i)));
-      const reply = await this.calls.run(buckets.few ? 'ackManyFew' : 'ackMany', [keys.lease, keys.fwd, ...buckets.keys], args);
+      const reply = await this.slotCall('a', buckets.few ? 'ackManyFew' : 'ackMany', [keys.lease, keys.fwd, ...buckets.keys], args, batch.length);
       if (!Array.isArray(reply) || reply.length !== batch.length) throw unexpected('ackMany', reply);
       for (const code of reply) results.push(ackResult(code, 'ackMany'));
     }

@@ -87,7 +87,7 @@ export class RedisTimeoutStore implements TimeoutStore {
     const claimHints = new ClaimHints();
     const writes = new RedisWrites(this.keys, this.calls, claimHints, this.replicationBarrier(options.durability));
     this.writes = writes;
-    this.deliveries = new RedisDeliveries(this.keys, this.calls, claimHints);
+    this.deliveries = new RedisDeliveries(this.keys, this.calls, claimHints, !isCluster(this.client));
     this.reads = new RedisReads(this.keys, this.calls, writes);
     this.layout = new RedisSlotMigration(this.keys, this.calls);
     this.wakeUps = new RedisWakeUps(this.client, this.keys, commandTimeoutMs, this.logger);

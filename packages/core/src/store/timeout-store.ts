@@ -75,6 +75,14 @@ export interface ScheduleWrites {
 /** The calls a worker makes for the timeouts it fires: claim, then ack, renew, fail or release, each checked against its fencing token. */
 export interface Deliveries {
   /**
+   * True when the calls of different slots made in the same turn of the event loop share one round
+   * trip (the Redis store on one server or Sentinel; not on a Cluster, not the memory store). The
+   * engine then sends a slot's finished acks with that slot's claim, where they cost no call of
+   * their own, instead of after their linger. Absent means false.
+   */
+  readonly coalescesSlotCalls?: boolean;
+
+  /**
    * Atomically: deals with expired leases (each counts as a failed attempt: retried after the
    * backoff of `expiry`, or dead-lettered once it has had `expiry.maxAttempts`), then moves up to
    * `limit` due ids (due time <= now) into the lease set until `now + leaseMs`, bumping each one's

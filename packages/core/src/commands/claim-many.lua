@@ -1,0 +1,37 @@
+--[[
+  Claims several slots of one Redis server in one call, after applying the acks waiting for
+  slots of the same server: the calls of several slots that fall in the same turn of the event
+  loop travel as one script call instead of one each (store/call-coalescer.ts). Never used on a
+  Cluster, where the keys of one call must share a hash slot.
+
+  ARGV[1] number of groups; then per group: its kind ('a' an ack-many, 'c' a claim), how many keys
+  and how many arguments it takes, followed by those arguments. KEYS hold the keys of every group,
+  group after group. A group's keys and arguments are laid out as ack-many.lua and claim.lua (the
+  `buckets` or the `few` registration) document them, and it runs the same code (the ack-slot and
+  claim-slot includes). Groups run in the order given; the store puts acks before claims.
+  Returns one reply per group, in order: what ack-many.lua or claim.lua returns for it, or an
+  error reply for a group whose code raised an error (the other groups' replies stand).
+]]
+local rcall = redis.call
+-- @include stored
+-- @include claim-slot
+-- @include ack-slot
+local result = {}
+local k, a = 0, 1
+for g = 1, tonumber(ARGV[1]) do
+  local kind, keyCount, argCount = ARGV[a + 1], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  a = a + 3
+  local keys, args = {}, {}
+  for i = 1, keyCount do keys[i] = KEYS[k + i] end
+  for i = 1, argCount do args[i] = ARGV[a + i] end
+  k, a = k + keyCount, a + argCount
+  local ok, reply = pcall(kind == 'c' and claim_slot or ack_slot, keys, args)
+  if ok then
+    result[g] = reply
+  elseif type(reply) == 'table' and reply.err then
+    result[g] = reply
+  else
+    result[g] = {err = tostring(reply)}
+  end
+end
+return result
