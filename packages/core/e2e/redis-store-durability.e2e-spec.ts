@@ -4,6 +4,7 @@ import { DurabilityUnconfirmedError } from '../src/store/durability-unconfirmed.
 import { RedisUnavailableError } from '../src/store/redis-unavailable.error.js';
 import { InvalidOptionsError } from '../src/errors/invalid-options.error.js';
 import { DurableTimeouts } from '../src/durable-timeouts.js';
+import { RedisTimeoutStore } from '../src/store/redis-timeout-store.js';
 import { EngineRig, recordingLogger, uniquePrefix } from './fixtures/engine-helpers.js';
 
 let primary: RedisServer;
@@ -89,6 +90,29 @@ describe('durability: schedule and cancel confirmed on replicas', () => {
     // doubling, the count grows with the log of the time spent (+1 first connection, +1 spare).
     const allowed = 2 + Math.ceil(Math.log2(elapsedMs / 50 + 1));
     expect((await connectionsSoFar()) - before).toBeLessThanOrEqual(allowed);
+  });
+
+  it('claims of several slots sent together to a replica fail each as one claim would: RedisUnavailableError with failover set, not a raw READONLY', async () => {
+    const store = new RedisTimeoutStore({ connection: replica.url, prefix: uniquePrefix(), commandTimeoutMs: 200 });
+    try {
+      expect(store.deliveries.coalescesSlotCalls).toBe(true);
+      const now = await store.now();
+      // A rate limit makes even a claim with nothing due write (its token bucket), as a real claim of due ids does.
+      const claims = [0, 1, 2].map((slot) =>
+        store.deliveries.claim({ topic: 'payment', slot }, 10, 1_000, undefined, undefined, { perMs: 1, burst: 10 }).then(
+          () => 'claimed',
+          (error: unknown) => error,
+        ),
+      );
+      const outcomes = await Promise.all(claims);
+      for (const outcome of outcomes) {
+        expect(outcome).toBeInstanceOf(RedisUnavailableError);
+        expect((outcome as RedisUnavailableError).failover).toBe(true);
+      }
+      expect(now).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
   });
 
   it('refuses with DurabilityUnconfirmedError when no replica confirms (the write stays on the primary), or warns under warn', async () => {

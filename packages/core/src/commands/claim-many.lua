@@ -11,8 +11,14 @@
   claim-slot includes). Groups run in the order given; the store puts acks before claims.
   Returns one reply per group, in order: what ack-many.lua or claim.lua returns for it, or an
   error reply for a group whose code raised an error (the other groups' replies stand).
+  A failover refusal (READONLY: this server became a replica; NOREPLICAS: `min-replicas-to-write`
+  refuses writes; MASTERDOWN) is the whole call's error instead: the server refuses every write
+  then, so no group before it wrote anything, and the store sends the call again as it sends a
+  refused single-slot script (store/failover.ts).
 ]]
 local rcall = redis.call
+-- Replies that mean the server refuses every write for now (see above).
+local FAILOVER_REFUSALS = {'READONLY', 'NOREPLICAS', 'MASTERDOWN'}
 -- @include stored
 -- @include claim-slot
 -- @include ack-slot
@@ -28,10 +34,12 @@ for g = 1, tonumber(ARGV[1]) do
   local ok, reply = pcall(kind == 'c' and claim_slot or ack_slot, keys, args)
   if ok then
     result[g] = reply
-  elseif type(reply) == 'table' and reply.err then
-    result[g] = reply
   else
-    result[g] = {err = tostring(reply)}
+    local text = (type(reply) == 'table' and reply.err) or tostring(reply)
+    for _, refusal in ipairs(FAILOVER_REFUSALS) do
+      if string.find(text, refusal, 1, true) then return redis.error_reply(text) end
+    end
+    result[g] = {err = text}
   end
 end
 return result
