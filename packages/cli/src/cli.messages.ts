@@ -21,6 +21,10 @@ export const cliMessages = {
     'Check --url (or REDIS_URL), --cluster or --sentinel, the user and password, --tls, and that the servers are up.',
   oneConnection: (first: string, second: string) =>
     `${first} and ${second} both say where Redis is: give one of them (--url, --cluster host:port,... or --sentinel host:port,... --name NAME).`,
+  clusterNode: (node: string) =>
+    `Redis at ${node} is a node of a Redis Cluster, but the URL (--url or REDIS_URL) is for one server. ` +
+    `Connect to the Cluster: --cluster ${node} (two or three nodes, comma-separated), or --url redis+cluster://${node} ` +
+    '(REDIS_URL takes the same; --tls or rediss+cluster:// for TLS).',
   sentinelWithoutName: () => '--sentinel needs --name, the master name the sentinels monitor (e.g. --name mymaster).',
   nameWithoutSentinel: () => '--name is the master name of a Sentinel set-up: give --sentinel host:port,... with it.',
   refused: (cause: string, prefix: string) =>
