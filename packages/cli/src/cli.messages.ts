@@ -28,7 +28,7 @@ export const cliMessages = {
   sentinelWithoutName: () => '--sentinel needs --name, the master name the sentinels monitor (e.g. --name mymaster).',
   nameWithoutSentinel: () => '--name is the master name of a Sentinel set-up: give --sentinel host:port,... with it.',
   refused: (cause: string, prefix: string) =>
-    `Redis refused a command: ${cause}. The user needs the rules of aclRulesFor(${JSON.stringify(prefix)}) from @durable-timeout/core (see the README, "Least privilege").`,
+    `Redis refused a command: ${cause}. The user needs the rules of aclRulesFor(${JSON.stringify(prefix)}) from @durable-timeout/core: https://github.com/durable-timeout/durable-timeout/blob/main/docs/OPERATING.md#least-privilege`,
   loginRefused: (url: string, cause: string) =>
     `Redis at ${url} refused the login: ${cause}. Check the user and password (--user, --password or REDIS_PASSWORD, or the URL).`,
   unavailable: (cause: string) => `Redis did not answer in time: ${cause}. Retry, or raise --timeout.`,
