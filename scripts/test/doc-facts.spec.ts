@@ -99,3 +99,25 @@ describe("the README's comparison", () => {
     expect(bytes.slice(1)).toEqual(['-', bullmq[7], engine[7]]);
   });
 });
+
+describe('the documentation and the code', () => {
+  /** Every Markdown document (changesets included) and source file of the repository, but dependencies, builds and changelogs. */
+  function textFiles(dir = ''): string[] {
+    return readdirSync(`${root}${dir}`, { withFileTypes: true }).flatMap((entry) => {
+      const path = `${dir}${entry.name}`;
+      if (entry.isDirectory()) return (entry.name.startsWith('.') && entry.name !== '.changeset') || ['node_modules', 'dist', 'api-docs', 'coverage'].includes(entry.name) ? [] : textFiles(`${path}/`);
+      return /\.(md|ts|mts|cts|js|mjs|cjs|lua|ya?ml)$/.test(entry.name) && entry.name !== 'CHANGELOG.md' ? [path] : [];
+    });
+  }
+
+  it('speak of the project alone: no numbers of its own issues (other projects\' issues may be cited by their repository)', () => {
+    const files = textFiles();
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/RELIABILITY.md', 'tools/chaos/src/main.ts']));
+    const found = files.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) => (/\bissues? #?\d+/i.test(line) && !/\w+\/\w+ issues? #?\d+/i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+});
