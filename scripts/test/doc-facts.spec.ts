@@ -4,6 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { aclRulesFor, DurableTimeouts, type TopicOptions } from '@durable-timeout/core';
 import { MemoryTimeoutStore } from '@durable-timeout/core/testing';
 import { DurableTimeoutModule } from '@durable-timeout/nestjs';
+// The admin page's defaults are not exported: read where the module takes them from.
+import { DEFAULT_ADMIN_PATH } from '../../packages/nestjs/src/admin/durable-timeout-admin.constants.js';
+import { MIN_TOKEN_LENGTH } from '../../packages/nestjs/src/admin/durable-timeout-admin.messages.js';
+import { resolveAdminSettings } from '../../packages/nestjs/src/admin/durable-timeout-admin.settings.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(`${root}${path}`, 'utf8');
@@ -75,6 +79,29 @@ describe('docs/CONFIGURATION.md', () => {
     expect(() => new DurableTimeouts({ topics: { t: { leaseMS: 1 } as TopicOptions }, store: new MemoryTimeoutStore() })).toThrow(/leaseMS/);
     const engineWide = ['connection', 'prefix', 'topics', 'sweepIntervalMs', 'commandTimeoutMs', 'drainMs', 'durability', 'logger', 'store', 'codec', 'isGlobal'];
     expect([...table.keys()].filter((name) => !name.startsWith('topics.<name>.')).sort()).toEqual(engineWide.sort());
+  });
+});
+
+describe("docs/OPERATING.md, the admin page's options", () => {
+  const text = read('docs/OPERATING.md');
+  const section = text.slice(text.indexOf('## The admin page'), text.indexOf('\n## ', text.indexOf('## The admin page') + 1));
+  const table = new Map([...section.matchAll(/^\| `(\w+)`(?: \(extra\))? \| ([^|]+) \| ([^|]+) \|$/gm)].map((row) => [row[1]!, { value: row[2]!.trim(), what: row[3]!.trim() }]));
+  const token = 'x'.repeat(MIN_TOKEN_LENGTH);
+
+  it('lists every option with the default the module applies', () => {
+    expect([...table.keys()].sort()).toEqual(['guard', 'pageSize', 'path', 'showPayloads', 'token']);
+    const settings = resolveAdminSettings({ token }, false);
+    expect(table.get('path')!.value).toBe(`\`${DEFAULT_ADMIN_PATH}\``);
+    expect(table.get('showPayloads')!.value).toBe(`\`${settings.showPayloads}\``);
+    expect(Number(table.get('pageSize')!.value)).toBe(settings.pageSize);
+  });
+
+  it('gives the limits the module checks: the page size, the shortest token', () => {
+    const [, min, max] = /\((\d+) to (\d+)\)/.exec(table.get('pageSize')!.what)!;
+    for (const pageSize of [Number(min), Number(max)]) expect(resolveAdminSettings({ token, pageSize }, false).pageSize).toBe(pageSize);
+    for (const pageSize of [Number(min) - 1, Number(max) + 1]) expect(() => resolveAdminSettings({ token, pageSize }, false)).toThrow();
+    expect(section).toContain(`a secret of at least ${MIN_TOKEN_LENGTH} characters`);
+    expect(() => resolveAdminSettings({ token: token.slice(1) }, false)).toThrow();
   });
 });
 
