@@ -12,8 +12,8 @@
 // Why a script: a lock file must record the optional packages of every platform (the native
 // binaries of @swc/core and others, one package per OS and CPU), or `npm ci` refuses it on
 // npm >= 11.6.2 and the binary is missing on the platforms left out. npm before 11.6.2 records
-// only the current platform's when it writes the lock over an existing node_modules (npm/cli
-// issues 4828, 7961), and deleting the lock and running `npm install` over node_modules also
+// only the current platform's when it writes the lock over an existing node_modules
+// (npm/cli issues 4828, 7961), and deleting the lock and running `npm install` over node_modules also
 // drops its integrity hashes. `npm install --package-lock-only` works from the lock and the
 // registry alone, never from node_modules, and npm >= 11.6.2 resolves every platform's packages.
 import { spawn, spawnSync } from 'node:child_process';

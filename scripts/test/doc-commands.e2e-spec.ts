@@ -9,11 +9,6 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(`${root}${path}`, 'utf8');
 const documents = [...(documentPaths(root) as string[]), 'apps/demo/README.md'];
 const rootScripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
-/**
- * Scripts the README already names that arrive with work merged beside this test: `docs` builds the
- * API reference. Empty this list once package.json has them (the test then holds them like any other).
- */
-const ARRIVING_SCRIPTS = ['docs'].filter((script) => !(script in rootScripts));
 
 interface Mention {
   document: string;
@@ -60,7 +55,6 @@ describe('commands named by the documentation', () => {
         }
         const { script, workspace, args } = parseNpmRun(command) as { script: string; workspace?: string; args: string[] };
         const scripts = workspace ? (JSON.parse(read(`${workspace}/package.json`)) as { scripts: Record<string, string> }).scripts : rootScripts;
-        if (!workspace && ARRIVING_SCRIPTS.includes(script)) continue;
         if (!(script in scripts)) {
           problems.push(`${where}: no npm script "${script}"${workspace ? ` in ${workspace}` : ''}`);
           continue;

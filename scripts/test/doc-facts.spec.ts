@@ -4,6 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { aclRulesFor, DurableTimeouts, type TopicOptions } from '@durable-timeout/core';
 import { MemoryTimeoutStore } from '@durable-timeout/core/testing';
 import { DurableTimeoutModule } from '@durable-timeout/nestjs';
+// The admin page's defaults are not exported: read where the module takes them from.
+import { DEFAULT_ADMIN_PATH } from '../../packages/nestjs/src/admin/durable-timeout-admin.constants.js';
+import { MIN_TOKEN_LENGTH } from '../../packages/nestjs/src/admin/durable-timeout-admin.messages.js';
+import { resolveAdminSettings } from '../../packages/nestjs/src/admin/durable-timeout-admin.settings.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(`${root}${path}`, 'utf8');
@@ -78,6 +82,29 @@ describe('docs/CONFIGURATION.md', () => {
   });
 });
 
+describe("docs/OPERATING.md, the admin page's options", () => {
+  const text = read('docs/OPERATING.md');
+  const section = text.slice(text.indexOf('## The admin page'), text.indexOf('\n## ', text.indexOf('## The admin page') + 1));
+  const table = new Map([...section.matchAll(/^\| `(\w+)`(?: \(extra\))? \| ([^|]+) \| ([^|]+) \|$/gm)].map((row) => [row[1]!, { value: row[2]!.trim(), what: row[3]!.trim() }]));
+  const token = 'x'.repeat(MIN_TOKEN_LENGTH);
+
+  it('lists every option with the default the module applies', () => {
+    expect([...table.keys()].sort()).toEqual(['guard', 'pageSize', 'path', 'showPayloads', 'token']);
+    const settings = resolveAdminSettings({ token }, false);
+    expect(table.get('path')!.value).toBe(`\`${DEFAULT_ADMIN_PATH}\``);
+    expect(table.get('showPayloads')!.value).toBe(`\`${settings.showPayloads}\``);
+    expect(Number(table.get('pageSize')!.value)).toBe(settings.pageSize);
+  });
+
+  it('gives the limits the module checks: the page size, the shortest token', () => {
+    const [, min, max] = /\((\d+) to (\d+)\)/.exec(table.get('pageSize')!.what)!;
+    for (const pageSize of [Number(min), Number(max)]) expect(resolveAdminSettings({ token, pageSize }, false).pageSize).toBe(pageSize);
+    for (const pageSize of [Number(min) - 1, Number(max) + 1]) expect(() => resolveAdminSettings({ token, pageSize }, false)).toThrow();
+    expect(section).toContain(`a secret of at least ${MIN_TOKEN_LENGTH} characters`);
+    expect(() => resolveAdminSettings({ token: token.slice(1) }, false)).toThrow();
+  });
+});
+
 describe('the least-privilege ACL line', () => {
   it('is stated once, in docs/OPERATING.md, as aclRulesFor builds it', () => {
     const lines = documents.flatMap((document) => read(document).split('\n').filter((line) => line.includes('ACL SETUSER timeouts')).map((line) => ({ document, line: line.trim() })));
@@ -97,5 +124,27 @@ describe("the README's comparison", () => {
     const bytes = cells(readme.find((line) => line.startsWith('| Redis bytes per pending'))!);
     expect(lateness.slice(1)).toEqual([`${memory[5]} ms (nothing durable)`, `${bullmq[5]} ms`, `${engine[5]} ms`]);
     expect(bytes.slice(1)).toEqual(['-', bullmq[7], engine[7]]);
+  });
+});
+
+describe('the documentation and the code', () => {
+  /** Every Markdown document (changesets included) and source file of the repository, but dependencies, builds and changelogs. */
+  function textFiles(dir = ''): string[] {
+    return readdirSync(`${root}${dir}`, { withFileTypes: true }).flatMap((entry) => {
+      const path = `${dir}${entry.name}`;
+      if (entry.isDirectory()) return (entry.name.startsWith('.') && entry.name !== '.changeset') || ['node_modules', 'dist', 'api-docs', 'coverage'].includes(entry.name) ? [] : textFiles(`${path}/`);
+      return /\.(md|ts|mts|cts|js|mjs|cjs|lua|ya?ml)$/.test(entry.name) && entry.name !== 'CHANGELOG.md' ? [path] : [];
+    });
+  }
+
+  it('speak of the project alone: no numbers of its own issues (other projects\' issues may be cited by their repository)', () => {
+    const files = textFiles();
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/RELIABILITY.md', 'tools/chaos/src/main.ts']));
+    const found = files.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) => (/\bissues? #?\d+/i.test(line) && !/\w+\/\w+ issues? #?\d+/i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
   });
 });

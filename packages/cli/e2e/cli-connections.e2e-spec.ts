@@ -84,11 +84,14 @@ describe('durable-timeout on a Redis Cluster', () => {
     expect(refused.stderr).not.toContain('not-it');
   });
 
-  it('refuses a one-server URL to a Cluster node (exit 2), showing the Cluster URL to use', async () => {
+  it('refuses a one-server URL to a Cluster node (exit 2), showing the flag and the Cluster URL to use', async () => {
     const node = cluster.nodes[0]!;
     const run = await cli(['stats', '--url', `redis://${node.host}:${node.port}`, '--prefix', prefix]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`redis+cluster://${node.host}:${node.port}`);
+    expect(run.stderr).toContain(`--cluster ${node.host}:${node.port}`);
+    expect(run.stderr).toContain(`--url redis+cluster://${node.host}:${node.port}`);
+    // The command line's options, not the engine's `connection` option.
+    expect(run.stderr).not.toContain('connection:');
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { RedisServer } from '@durable-timeout/redis-testing';
 import { aclRulesFor, aesGcmCodec, DurableTimeouts } from '@durable-timeout/core';
@@ -215,6 +216,9 @@ describe('durable-timeout, the built command against a real Redis', () => {
     const denied = await cli(['stats'], { REDIS_URL: server.url.replace('redis://', 'redis://stranger:x@'), DT_PREFIX: prefix });
     expect(denied.code).toBe(6);
     expect(denied.stderr).toContain('aclRulesFor');
+    // Where the rules are explained: a section that exists.
+    expect(denied.stderr).toContain('docs/OPERATING.md#least-privilege');
+    expect(readFileSync(new URL('../../../docs/OPERATING.md', import.meta.url), 'utf8')).toMatch(/^## Least privilege$/m);
 
     const wrongPassword = await cli(['stats'], { REDIS_URL: server.url.replace('redis://', 'redis://operator:nope@'), DT_PREFIX: prefix });
     expect(wrongPassword.code).toBe(6);

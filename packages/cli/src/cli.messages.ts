@@ -21,10 +21,14 @@ export const cliMessages = {
     'Check --url (or REDIS_URL), --cluster or --sentinel, the user and password, --tls, and that the servers are up.',
   oneConnection: (first: string, second: string) =>
     `${first} and ${second} both say where Redis is: give one of them (--url, --cluster host:port,... or --sentinel host:port,... --name NAME).`,
+  clusterNode: (node: string) =>
+    `Redis at ${node} is a node of a Redis Cluster, but the URL (--url or REDIS_URL) is for one server. ` +
+    `Connect to the Cluster: --cluster ${node} (two or three nodes, comma-separated), or --url redis+cluster://${node} ` +
+    '(REDIS_URL takes the same; --tls or rediss+cluster:// for TLS).',
   sentinelWithoutName: () => '--sentinel needs --name, the master name the sentinels monitor (e.g. --name mymaster).',
   nameWithoutSentinel: () => '--name is the master name of a Sentinel set-up: give --sentinel host:port,... with it.',
   refused: (cause: string, prefix: string) =>
-    `Redis refused a command: ${cause}. The user needs the rules of aclRulesFor(${JSON.stringify(prefix)}) from @durable-timeout/core (see the README, "Least privilege").`,
+    `Redis refused a command: ${cause}. The user needs the rules of aclRulesFor(${JSON.stringify(prefix)}) from @durable-timeout/core: https://github.com/durable-timeout/durable-timeout/blob/main/docs/OPERATING.md#least-privilege`,
   loginRefused: (url: string, cause: string) =>
     `Redis at ${url} refused the login: ${cause}. Check the user and password (--user, --password or REDIS_PASSWORD, or the URL).`,
   unavailable: (cause: string) => `Redis did not answer in time: ${cause}. Retry, or raise --timeout.`,

@@ -155,6 +155,10 @@ function toCliError(error: unknown, prefix: string): CliError {
   if (error instanceof RedisUnavailableError) return new RedisUnreachableError(cliMessages.unavailable(error.message), { cause: error });
   const message = error instanceof Error ? error.message : String(error);
   if (/^(NOPERM|WRONGPASS|NOAUTH)/.test(message)) return new RedisUnreachableError(cliMessages.refused(message, prefix), { cause: error });
+  // The engine's advice names its `connection` option; the command line's user needs its flags.
+  if (error instanceof InvalidConnectionError && error.reason === 'cluster-node') {
+    return new CliError(cliMessages.clusterNode(error.connection), EXIT_CODES.usage, { cause: error });
+  }
   if (USAGE_ERRORS.some((errorClass) => error instanceof errorClass)) return new CliError(message, EXIT_CODES.usage, { cause: error });
   return new CliError(message, EXIT_CODES.failed, { cause: error });
 }

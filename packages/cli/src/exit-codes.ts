@@ -1,5 +1,5 @@
 /**
- * Exit codes of `durable-timeout`. Scripts may rely on them (docs/OPERATING.md lists them too).
+ * Exit codes of `durable-timeout`. Scripts may rely on them (`durable-timeout --help` lists them, and so docs/CLI.md).
  */
 export const EXIT_CODES = {
   /** Done. */

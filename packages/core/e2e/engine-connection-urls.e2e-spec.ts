@@ -60,6 +60,7 @@ describe('connection URLs', () => {
     const refusal = await started.start().then(() => undefined, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(InvalidConnectionError);
     expect((refusal as Error).message).toContain(`redis+cluster://${node.host}:${node.port}`);
+    expect(refusal).toMatchObject({ reason: 'cluster-node', connection: `${node.host}:${node.port}` });
 
     const scheduler = rig.open({ connection: url, prefix: uniquePrefix(), topics: { payment: { slots: 16 } }, commandTimeoutMs: 30_000 });
     const scheduled = await Promise.all(
@@ -68,9 +69,11 @@ describe('connection URLs', () => {
     const errors = scheduled.filter((outcome) => outcome !== undefined);
     expect(errors.length).toBeGreaterThan(0);
     for (const error of errors) expect(error).toBeInstanceOf(InvalidConnectionError);
+    for (const error of errors) expect(error).toMatchObject({ reason: 'cluster-node' });
   });
 
   it('a URL it cannot read is an InvalidConnectionError from the constructor', () => {
     expect(() => rig.open({ connection: 'redis+sentinel://127.0.0.1:1', topics: { payment: {} } })).toThrow(InvalidConnectionError);
+    expect(() => rig.open({ connection: 'redis+sentinel://127.0.0.1:1', topics: { payment: {} } })).toThrow(expect.objectContaining({ reason: 'url' }));
   });
 });

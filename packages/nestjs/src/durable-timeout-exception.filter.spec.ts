@@ -5,6 +5,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import * as core from '@durable-timeout/core';
 import { DurabilityUnconfirmedError, DurableTimeoutError, RedisUnavailableError, StoreClosedError, TimeoutsStoppedError, TopicMigratingError } from '@durable-timeout/core';
+import * as coreOtel from '@durable-timeout/core/otel';
 import * as coreTesting from '@durable-timeout/core/testing';
 import * as nestAdmin from './admin/index.js';
 import { DURABLE_TIMEOUT_HTTP_ANSWERS, httpAnswerOf } from './durable-timeout-http-errors.js';
@@ -57,7 +58,7 @@ class SlowRetryFilter extends DurableTimeoutExceptionFilter {
 }
 
 /** Every class exported by the entry points of the core and the Nest package whose instances are errors. */
-const EXPORTED_ERROR_CLASSES = [core, coreTesting, nest, nestAdmin, nestTerminus, nestTesting].flatMap((entry) =>
+const EXPORTED_ERROR_CLASSES = [core, coreOtel, coreTesting, nest, nestAdmin, nestTerminus, nestTesting].flatMap((entry) =>
   Object.entries(entry).filter(([, value]) => typeof value === 'function' && (value === Error || value.prototype instanceof Error)),
 );
 

@@ -4,7 +4,7 @@ import { SYSTEM } from './systems/names.js';
 import { LOW_RATE_WORKLOAD } from './workloads.js';
 import { rateLimitVerdict } from './rate-limit-cost.js';
 
-/** One target of issue 5 with what this run measured. */
+/** One target of the benchmark (docs/BENCHMARKS.md, "Targets over three full runs") with what this run measured. */
 export interface TargetVerdict {
   target: string;
   measured: string;
@@ -25,7 +25,7 @@ function workloadsOf(runs: readonly RunResult[], prefix: string): string[] {
 
 const ratio = (value: number): string => `${formatNumber(value, 1)}x`;
 
-/** Checks the targets of issue 5 as ratios within this run, the engine against BullMQ. */
+/** Checks the benchmark's targets as ratios within this run, the engine against BullMQ. */
 export function evaluateTargets(report: BenchReport): TargetVerdict[] {
   const verdicts: TargetVerdict[] = [];
   // The lateness targets are set at 2,000/s and 10,000/s; the 200/s workload is reported, not targeted.
@@ -103,7 +103,7 @@ export function evaluateTargets(report: BenchReport): TargetVerdict[] {
   return verdicts;
 }
 
-/** The targets of issue 13 on the scheduling comparison: bulk calls against `addBulk`, single calls against one `add()` per job. */
+/** The targets of the scheduling comparison (docs/BENCHMARKS.md, "Scheduling side by side"): bulk calls against `addBulk`, single calls against one `add()` per job. */
 function schedulingVerdicts(report: BenchReport): TargetVerdict[] {
   const rate = (system: string, method: string) => report.scheduling?.find((figure) => figure.system === system && figure.method === method)?.perSec ?? null;
   const pairs: [string, string, string, number][] = [

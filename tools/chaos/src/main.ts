@@ -1,4 +1,4 @@
-// The fault-injection suite (`npm run chaos`): runs the scenarios of issue 6 against real worker
+// The fault-injection suite (`npm run chaos`): runs the scenarios (docs/RELIABILITY.md) against real worker
 // processes and real Redis servers, prints a table of figures, optionally writes the JSON report,
 // and exits 1 when a scenario fails.
 import { writeFileSync } from 'node:fs';

@@ -66,6 +66,7 @@ describe('parseConnectionUrl', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(InvalidConnectionError);
+    expect((thrown as InvalidConnectionError).reason).toBe('url');
     expect((thrown as Error).message).toMatch(problem);
     expect((thrown as Error).message).toContain('redis+cluster://[user:password@]host:port,host:port');
   });

@@ -46,7 +46,7 @@ export interface HostAndPort {
 export function parseConnectionUrl(url: string): ConnectionOptions {
   const shown = maskPassword(url);
   const fail = (problem: string): never => {
-    throw new InvalidConnectionError(redisStoreMessages.invalidConnectionUrl(shown, problem, CONNECTION_URL_FORMS), shown);
+    throw new InvalidConnectionError(redisStoreMessages.invalidConnectionUrl(shown, problem, CONNECTION_URL_FORMS), shown, 'url');
   };
   if (typeof url !== 'string' || url.trim() === '') return fail('it is empty');
   const match = SCHEME.exec(url.trim());

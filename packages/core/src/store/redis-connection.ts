@@ -117,7 +117,7 @@ export function clusterNodeError(client: RedisClient, error: unknown): InvalidCo
   const reply = failoverReply(error);
   if (reply !== 'MOVED' && reply !== 'ASK') return undefined;
   const node = serverOf(client);
-  return new InvalidConnectionError(redisStoreMessages.clusterNode(node, `it answered ${(error as Error).message}`), node);
+  return new InvalidConnectionError(redisStoreMessages.clusterNode(node, `it answered ${(error as Error).message}`), node, 'cluster-node');
 }
 
 /**
@@ -136,7 +136,7 @@ export async function assertNotClusterNode(client: RedisClient, info: (section: 
   }
   if (/^cluster_enabled:1\s*$/m.test(section)) {
     const node = serverOf(client);
-    throw new InvalidConnectionError(redisStoreMessages.clusterNode(node, 'INFO says cluster_enabled:1'), node);
+    throw new InvalidConnectionError(redisStoreMessages.clusterNode(node, 'INFO says cluster_enabled:1'), node, 'cluster-node');
   }
 }
 

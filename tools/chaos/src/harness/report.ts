@@ -1,6 +1,6 @@
 import type { ScenarioResult } from './rig.js';
 
-/** The JSON report of a run, in the shape issue 6 fixes. */
+/** The JSON report of a run (`npm run chaos -- --json FILE`): the figures of each scenario and whether it passed. */
 export function jsonReport(results: readonly ScenarioResult[]) {
   return {
     scenarios: results.map(({ name, scheduled, lost, duplicateEffects, duplicateDeliveries, maxLatenessMs, boundMs, pass }) => ({

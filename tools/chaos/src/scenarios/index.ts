@@ -27,7 +27,7 @@ import { cronRestarts } from './cron-restarts.js';
 /** The model-based check at length: run only when asked (`--model`), it takes minutes. */
 export const ON_REQUEST: readonly Scenario[] = [storeModel];
 
-/** The scenarios of the suite: the twelve of issue 6, then those of the hardening work. */
+/** The scenarios of the suite: the twelve of the first table of docs/RELIABILITY.md, then the hardening, long-handler, failover, partition, flow-control and schedule ones. */
 export const SCENARIOS: readonly Scenario[] = [
   baseline,
   workerSigkill,
