@@ -10,5 +10,8 @@ export const benchMessages = {
   workerSilent: (reply: string, timeoutMs: number) =>
     `A worker process sent no '${reply}' within ${timeoutMs} ms; the machine may be overloaded: run again, or with --quick.`,
   singleServerOnly: (system: string) => `${system} is measured against one Redis server only; run it without a cluster target.`,
+  notSoaking: () => 'A soak sample was asked of a worker process that was never armed for a soak: send arm-soak first.',
+  soakMinutes: (value: string, usage: string) => `--soak takes a whole number of minutes from 1 to 1440, e.g. --soak 30; got ${value}.\n\n${usage}`,
+  soakSystemsOnly: (systems: string) => `--soak runs durable-timeout and BullMQ only; --only may name engine and bullmq, not ${systems}.`,
   schedulesFromMain: () => 'This system schedules from the main process; only in-memory systems schedule inside the worker.',
 };

@@ -13,6 +13,8 @@ export interface BenchOptions {
   svgDir: string | undefined;
   /** Directory for CPU profiles (V8 `.cpuprofile`) of the engine's worker process over the firing window, if any. */
   profileDir: string | undefined;
+  /** `--soak MINUTES`: run the soak (durable-timeout, then BullMQ, each this many minutes) instead of the benchmark. */
+  soakMinutes: number | undefined;
   /** Run only the systems whose key is listed (all when empty). */
   only: string[];
   help: boolean;
@@ -21,6 +23,7 @@ export interface BenchOptions {
 /** What `--help` prints. */
 export const USAGE = [
   'npm run bench -- [--quick] [--json FILE] [--markdown FILE] [--svg DIR] [--profile DIR] [--only engine,bullmq,...]',
+  'npm run bench -- --soak MINUTES [--quick] [--json FILE] [--only engine|bullmq]',
   '',
   '  --quick          shorter workloads (1 s windows, 10k burst): the whole run in under a minute',
   '  --json FILE      write every figure of the table to FILE: { quick, environment, runs: [...], idle: {...} }',
@@ -30,11 +33,17 @@ export const USAGE = [
   '  --profile DIR    CPU-profile the engine worker while it fires; write .cpuprofile files and a summary to DIR',
   '  --only LIST      systems to run: engine, nest, bullmq, memory, polling, cluster, idle, metrics, scheduling, durability, redis-cpu,',
   '                   rate-limit (CPU per fired timeout of the burst with a rateLimit never reached against none, alternated)',
+  '  --soak MINUTES   instead of the benchmark: durable-timeout, then BullMQ, each MINUTES at 2,000 fired timeouts/s, orders',
+  '                   mixed like the orders app: 5,000 orders/s each schedule a payment timeout due in 5 s; of every 10,',
+  '                   6 are paid after 2.5 s (timeout cancelled), 1 is moved 5 s later after 2.5 s (scheduled again), 3 fire.',
+  '                   Samples worker heap and RSS and Redis used_memory every 10 s: growth per hour with a verdict,',
+  '                   lateness p99 per minute, CPU per fired timeout beside the short steady 2k/s run (run first,',
+  '                   the quick one with --quick); --json FILE holds every figure and sample',
 ].join('\n');
 
 /** Parses the command line (the part after the script). Throws with a usage hint on a bad argument. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { quick: false, jsonFile: undefined, markdownFile: undefined, svgDir: undefined, profileDir: undefined, only: [], help: false };
+  const options: BenchOptions = { quick: false, jsonFile: undefined, markdownFile: undefined, svgDir: undefined, profileDir: undefined, soakMinutes: undefined, only: [], help: false };
   const valueOf = (i: number, flag: string): string => {
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) throw new HarnessError('usage', benchMessages.missingValue(flag, USAGE));
@@ -60,6 +69,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       case '--profile':
         options.profileDir = take();
         break;
+      case '--soak': {
+        const value = take();
+        const minutes = Number(value);
+        if (!/^\d+$/.test(value) || minutes < 1 || minutes > 1_440) throw new HarnessError('usage', benchMessages.soakMinutes(value, USAGE));
+        options.soakMinutes = minutes;
+        break;
+      }
       case '--only':
         options.only = take().split(',').map((s) => s.trim()).filter(Boolean);
         break;
@@ -71,5 +87,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
         throw new HarnessError('usage', benchMessages.unknownArgument(arg, USAGE));
     }
   }
+  const others = options.only.filter((key) => key !== 'engine' && key !== 'bullmq');
+  if (options.soakMinutes !== undefined && others.length > 0) throw new HarnessError('usage', benchMessages.soakSystemsOnly(others.join(', ')));
   return options;
 }

@@ -13,6 +13,8 @@ import { renderProfileSummary, summarizeProfile, type CpuProfile } from './profi
 import { RedisProbe } from './redis-probe.js';
 import { failedRun, toJsonReport, type BenchReport, type RunResult } from './report.js';
 import { runOne } from './runner.js';
+import { runSoak, type SoakRun } from './soak.js';
+import { renderSoakReport, toSoakJson } from './soak-report.js';
 import { renderMarkdownReport, renderTextReport } from './summary.js';
 import { BENCH_SLOTS, BENCH_TOPIC, engineSystem } from './systems/engine.system.js';
 import { measureSingleAdds } from './systems/bullmq.system.js';
@@ -164,6 +166,31 @@ async function clusterRun(options: BenchOptions, burst: Workload, report: BenchR
   }
 }
 
+/** `--soak MINUTES`: durable-timeout, then BullMQ, each soaked against the same fresh Redis (soak.ts). */
+async function soakRuns(options: BenchOptions, minutes: number, environment: string[]): Promise<SoakRun[]> {
+  const server = await RedisServer.start();
+  const runs: SoakRun[] = [];
+  try {
+    const admin = server.client();
+    const probe = new RedisProbe([admin]);
+    const target: RedisTarget = { kind: 'single', host: server.host, port: server.port };
+    const version = (await admin.info('server')).match(/redis_version:(\S+)/)?.[1] ?? '?';
+    log(`Redis ${version} on port ${server.port} (no persistence)`);
+    environment.push(`Redis ${version}, one local server without persistence`);
+    for (const key of ['engine', 'bullmq'] as const) {
+      if (!wants(options, key)) continue;
+      try {
+        runs.push(await runSoak({ key, system: await loadSystem(key), minutes, quick: options.quick, target, probe, nextPrefix, log }));
+      } catch (error) {
+        log(`  ${SYSTEM[key]} soak FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return runs;
+}
+
 function printProfiles(dir: string, report: BenchReport): void {
   const summaries: string[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
@@ -228,6 +255,18 @@ async function main(): Promise<void> {
     bullmqSingleAdd: null,
   };
   const loadBefore = load();
+  if (options.soakMinutes !== undefined) {
+    report.environment[0] = report.environment[0]!.replace(/^\w+ run/, `soak of ${options.soakMinutes} min per system (short run: ${options.quick ? 'quick' : 'full'})`);
+    const runs = await soakRuns(options, options.soakMinutes, report.environment);
+    report.environment.push(`load average (1 / 5 / 15 min) before ${loadBefore}, after ${load()}`);
+    console.log(`\n${report.environment.join('\n')}\n\n${renderSoakReport(runs)}\n`);
+    if (options.jsonFile) {
+      writeFileSync(options.jsonFile, `${JSON.stringify(toSoakJson(runs, report.environment), null, 2)}\n`);
+      log(`JSON written to ${options.jsonFile}`);
+    }
+    log('done');
+    return;
+  }
   await singleNodeRuns(options, workloads, report);
   if (wants(options, 'cluster')) await clusterRun(options, workloads[workloads.length - 1]!, report);
   if (wants(options, 'durability')) {

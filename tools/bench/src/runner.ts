@@ -44,7 +44,7 @@ const MIN_LEAD_MS = 750;
 /** A run gives up this long after its last due time and reports what fired. */
 const GRACE_MS = 30_000;
 /** BullMQ concurrency of BASELINE.md: 50 for 2,000/s, 100 above. */
-const concurrencyOf = (workload: Workload): number => (workload.kind === 'steady' && workload.count / (workload.windowMs / 1000) <= 2_000 ? 50 : 100);
+export const concurrencyOf = (workload: Workload): number => (workload.kind === 'steady' && workload.count / (workload.windowMs / 1000) <= 2_000 ? 50 : 100);
 
 async function measurePending(spec: RunSpec): Promise<PendingFigures> {
   const { system, workload, probe } = spec;

@@ -3,6 +3,7 @@
 import { CpuProfiler } from './cpu-profiler.js';
 import { FireRecorder } from './fire-recorder.js';
 import { redisCallsSent } from './redis-calls.js';
+import { SoakRecorder } from './soak-recorder.js';
 import { loadSystem } from './systems/index.js';
 import type { Worker } from './systems/system.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
@@ -18,6 +19,8 @@ let worker: Worker | undefined;
 let reported = false;
 let profiler: CpuProfiler | undefined;
 let profileFile: string | undefined;
+/** Set while a soak runs: fires go to it instead of `recorder`. */
+let soak: SoakRecorder | undefined;
 
 function send(message: FromWorker): void {
   process.send?.(message);
@@ -43,6 +46,10 @@ async function onMessage(message: ToWorker): Promise<void> {
     case 'start': {
       const system = await loadSystem(message.system);
       worker = await system.openWorker(message.target, message.settings, (id, reportedDueAt) => {
+        if (soak) {
+          soak.record(id, reportedDueAt);
+          return;
+        }
         recorder.record(id, reportedDueAt);
         reportIfComplete();
       });
@@ -69,6 +76,16 @@ async function onMessage(message: ToWorker): Promise<void> {
     case 'collect':
       await report();
       return;
+    case 'arm-soak':
+      soak = new SoakRecorder(message.plan);
+      send({ type: 'armed' });
+      return;
+    case 'sample': {
+      if (!soak) throw new HarnessError('environment', benchMessages.notSoaking());
+      const cpu = process.cpuUsage();
+      send({ type: 'soak-sample', sample: soak.sample(process.memoryUsage(), cpu.user + cpu.system) });
+      return;
+    }
     case 'stop':
       clearInterval(progress);
       await worker?.stop();

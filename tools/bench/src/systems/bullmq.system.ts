@@ -1,4 +1,5 @@
 import { Queue, Worker as BullWorker } from 'bullmq';
+import type { SoakTimeout } from '../soak-plan.js';
 import { dueAt, PAYLOAD, idOf, timeoutId, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type RedisTarget } from './system.js';
 import { benchMessages } from '../bench.messages.js';
@@ -30,6 +31,20 @@ async function addPlan(queue: Queue, plan: DuePlan): Promise<void> {
       });
     }
     await queue.addBulk(jobs);
+  });
+}
+
+/** Adds delayed jobs in `addBulk` chunks, as `addPlan` does. */
+async function addTimeouts(queue: Queue, timeouts: readonly SoakTimeout[]): Promise<void> {
+  await inPool(Math.ceil(timeouts.length / BULK_SIZE), BULKS_IN_FLIGHT, async (chunk) => {
+    const now = Date.now();
+    await queue.addBulk(
+      timeouts.slice(chunk * BULK_SIZE, (chunk + 1) * BULK_SIZE).map(({ id, at }) => ({
+        name: 'timeout',
+        data: PAYLOAD,
+        opts: { jobId: id, delay: Math.max(0, at - now), removeOnComplete: true },
+      })),
+    );
   });
 }
 
@@ -65,6 +80,21 @@ export const bullmqSystem: BenchSystem = {
     const queue = new Queue(QUEUE, { connection: connectionOf(target), prefix });
     await queue.waitUntilReady();
     return { scheduleAll: (plan) => addPlan(queue, plan), close: () => queue.close() };
+  },
+  async openSoakClient(target, prefix) {
+    const queue = new Queue(QUEUE, { connection: connectionOf(target), prefix });
+    await queue.waitUntilReady();
+    const remove = (ids: readonly string[]) => inPool(ids.length, ADDS_IN_FLIGHT, (i) => queue.remove(ids[i]!));
+    return {
+      schedule: (timeouts) => addTimeouts(queue, timeouts),
+      cancel: remove,
+      // A job id already in the queue is not added again: a new due time is a remove and an add.
+      replace: async (timeouts) => {
+        await remove(timeouts.map((t) => t.id));
+        await addTimeouts(queue, timeouts);
+      },
+      close: () => queue.close(),
+    };
   },
   async openWorker(target, settings, sink) {
     const worker = new BullWorker(

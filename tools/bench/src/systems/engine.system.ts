@@ -1,4 +1,5 @@
 import { DurableTimeouts, type ConnectionOptions, type TopicOptions } from '@durable-timeout/core';
+import type { SoakTimeout } from '../soak-plan.js';
 import { dueAt, PAYLOAD, idOf, type DuePlan } from '../workloads.js';
 import { inPool, type BenchSystem, type FireSink, type RedisTarget, type Worker, type WorkerSettings } from './system.js';
 
@@ -47,6 +48,18 @@ export const engineSystem: BenchSystem = {
     await warmUp((id, at) => timeouts.schedule(BENCH_TOPIC, id, { at }), (id) => timeouts.cancel(BENCH_TOPIC, id));
     return {
       scheduleAll: (plan) => scheduleThrough((id, at) => timeouts.schedule(BENCH_TOPIC, id, { at, payload: PAYLOAD }), plan),
+      close: () => timeouts.stop({ drainMs: 0 }),
+    };
+  },
+  async openSoakClient(target, prefix) {
+    const timeouts = new DurableTimeouts(engineOptions(target, prefix));
+    await warmUp((id, at) => timeouts.schedule(BENCH_TOPIC, id, { at }), (id) => timeouts.cancel(BENCH_TOPIC, id));
+    // A schedule of an existing id replaces it (the default `ifExists: 'replace'`).
+    const schedule = (list: readonly SoakTimeout[]) => inPool(list.length, SCHEDULE_IN_FLIGHT, (i) => timeouts.schedule(BENCH_TOPIC, list[i]!.id, { at: list[i]!.at, payload: PAYLOAD }));
+    return {
+      schedule,
+      replace: schedule,
+      cancel: (ids) => inPool(ids.length, SCHEDULE_IN_FLIGHT, (i) => timeouts.cancel(BENCH_TOPIC, ids[i]!)),
       close: () => timeouts.stop({ drainMs: 0 }),
     };
   },

@@ -1,3 +1,4 @@
+import type { SoakTimeout } from '../soak-plan.js';
 import type { DuePlan } from '../workloads.js';
 import type { SystemKey } from './names.js';
 
@@ -25,6 +26,17 @@ export interface Scheduler {
   close(): Promise<void>;
 }
 
+/** The scheduling side of a soak (`--soak`), in the benchmark's main process: each call resolves when Redis has them all. */
+export interface SoakClient {
+  /** Schedules new timeouts. */
+  schedule(timeouts: readonly SoakTimeout[]): Promise<void>;
+  /** Cancels pending timeouts. */
+  cancel(ids: readonly string[]): Promise<void>;
+  /** Moves pending timeouts to a new due time (same id). */
+  replace(timeouts: readonly SoakTimeout[]): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** The firing side of a system, living in a worker process of its own. */
 export interface Worker {
   /** For systems without storage the worker schedules itself: same contract as `Scheduler.scheduleAll`. */
@@ -40,6 +52,8 @@ export interface BenchSystem {
   usesRedis: boolean;
   /** Opens the scheduler; `local` forwards to the worker process for systems that schedule there. */
   openScheduler(target: RedisTarget, prefix: string, local: (plan: DuePlan) => Promise<void>): Promise<Scheduler>;
+  /** Opens the scheduling side of a soak; only the systems the soak compares have one. */
+  openSoakClient?(target: RedisTarget, prefix: string): Promise<SoakClient>;
   /** Opens the worker and starts firing into `sink`. */
   openWorker(target: RedisTarget, settings: WorkerSettings, sink: FireSink): Promise<Worker>;
 }
