@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cpuByRateSvg, latenessCdfSvg } from './charts.js';
+import { cpuByRateSvg, latenessCdfSvg, memoryOverTimeSvg } from './charts.js';
 import { failedRun, type RunResult } from './report.js';
 import { cumulativeDistribution } from './stats.js';
 import { standardWorkloads } from './workloads.js';
@@ -107,6 +107,30 @@ describe('cpuByRateSvg', () => {
     const some = RUNS.filter((r) => r.workload !== 'steady 200/s');
     expect(curves(cpuByRateSvg(standardWorkloads(false), some)!)[0]!.attributes.get('d')!.match(/[ML]/g)).toHaveLength(2);
     expect(cpuByRateSvg(standardWorkloads(false), [])).toBeUndefined();
+  });
+});
+
+describe('memoryOverTimeSvg', () => {
+  const samples = (mb: number) => Array.from({ length: 13 }, (_, k) => ({ atMs: k * 10_000, workerHeapUsedBytes: mb * 1e6, workerRssBytes: 3 * mb * 1e6, redisUsedMemoryBytes: (mb / 2) * 1e6 }));
+
+  it('draws heap, RSS and used_memory of each system over the minutes, axes labelled, as well-formed XML', () => {
+    const svg = memoryOverTimeSvg([{ system: 'durable-timeout', samples: samples(30) }, { system: 'bullmq', samples: samples(25) }, { system: 'none', samples: [] }])!;
+    expect(curves(svg).map((c) => c.attributes.get('data-series'))).toEqual([
+      'durable-timeout, worker heap used',
+      'durable-timeout, worker RSS',
+      'durable-timeout, Redis used_memory',
+      'bullmq, worker heap used',
+      'bullmq, worker RSS',
+      'bullmq, Redis used_memory',
+    ]);
+    for (const line of curves(svg)) expect(line.attributes.get('d')!.match(/[ML]/g)).toHaveLength(13);
+    expect(axisLabels(svg)).toEqual(['minutes since the measured window started', 'MB']);
+    const ticks = parseXml(svg).filter((e) => e.name === 'text').map((e) => e.text);
+    expect(ticks).toEqual(expect.arrayContaining(['0.0', '2.0', '0', '100']));
+  });
+
+  it('draws nothing without samples', () => {
+    expect(memoryOverTimeSvg([{ system: 'bullmq', samples: [] }])).toBeUndefined();
   });
 });
 

@@ -9,6 +9,8 @@ interface Series {
   name: string;
   points: { x: number; y: number }[];
   dashed?: boolean;
+  /** Dotted instead (a third line style, for charts with three lines per colour). */
+  dotted?: boolean;
   /** A dot on each point (lines through a few measured points). */
   dots?: boolean;
   colour: string;
@@ -67,7 +69,7 @@ function renderChart(title: string, x: Axis, y: Axis, series: readonly Series[])
   );
   series.forEach((line, i) => {
     const d = line.points.map((p, j) => `${j === 0 ? 'M' : 'L'}${px(p.x)} ${py(p.y)}`).join('');
-    const dash = line.dashed ? ' stroke-dasharray="6 4"' : '';
+    const dash = line.dashed ? ' stroke-dasharray="6 4"' : line.dotted ? ' stroke-dasharray="2 3"' : '';
     out.push(`<path class="curve" data-series="${escapeXml(line.name)}" d="${d}" stroke="${line.colour}" stroke-width="2" fill="none"${dash}/>`);
     if (line.dots) for (const p of line.points) out.push(`<circle cx="${px(p.x)}" cy="${py(p.y)}" r="3.5" fill="${line.colour}"/>`);
     const ly = top + 10 + i * 20;
@@ -132,13 +134,49 @@ export function cpuByRateSvg(workloads: readonly Workload[], runs: readonly RunR
   });
   if (series.length === 0) return undefined;
   const rates = steady.map((s) => s.rate);
-  const top = Math.max(...series.flatMap((s) => s.points.map((p) => p.y)));
-  const decade = 10 ** Math.floor(Math.log10(top || 1));
-  // The smallest of 1, 2, 5 x 10^k that leaves at most six steps.
-  const step = [decade / 5, decade / 2, decade, decade * 2].find((candidate) => top / candidate <= 6) ?? decade * 5;
-  const yMax = Math.ceil(top / step) * step;
   const x: Axis = { label: 'timeouts due per second (log scale)', min: Math.min(...rates) / 1.5, max: Math.max(...rates) * 1.5, log: true, ticks: rates.map((rate) => ({ value: rate, text: formatNumber(rate) })) };
-  const yTicks = Array.from({ length: Math.round(yMax / step) + 1 }, (_, k) => ({ value: k * step, text: formatNumber(k * step, step < 1 ? 1 : 0) }));
-  const y: Axis = { label: 'CPU per fired timeout (us)', min: 0, max: yMax, log: false, ticks: yTicks };
+  const y = linearAxis('CPU per fired timeout (us)', Math.max(...series.flatMap((s) => s.points.map((p) => p.y))));
   return renderChart('CPU per fired timeout by rate (solid: worker, dashed: Redis)', x, y, series);
+}
+
+/** A linear axis from 0 to `top` rounded up, ticks at the smallest of 1, 2, 5 x 10^k that leaves at most six steps. */
+function linearAxis(label: string, top: number): Axis {
+  const decade = 10 ** Math.floor(Math.log10(top || 1));
+  const step = [decade / 5, decade / 2, decade, decade * 2].find((candidate) => top / candidate <= 6) ?? decade * 5;
+  const max = Math.ceil(top / step) * step || step;
+  const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, k) => ({ value: k * step, text: formatNumber(k * step, step < 1 ? 1 : 0) }));
+  return { label, min: 0, max, log: false, ticks };
+}
+
+/** The memory samples of one system's soak (`SoakRun` has them). */
+export interface MemoryTrace {
+  system: string;
+  samples: readonly { atMs: number; workerHeapUsedBytes: number; workerRssBytes: number; redisUsedMemoryBytes: number }[];
+}
+
+/**
+ * Memory over a soak: the worker's heap used (solid) and RSS (dashed) and Redis `used_memory`
+ * (dotted) of each system, in MB, against minutes since the measured window started. Undefined
+ * when no system has samples.
+ */
+export function memoryOverTimeSvg(traces: readonly MemoryTrace[]): string | undefined {
+  const measured = traces.filter((trace) => trace.samples.length > 0);
+  if (measured.length === 0) return undefined;
+  const figures = [
+    ['workerHeapUsedBytes', 'worker heap used'],
+    ['workerRssBytes', 'worker RSS'],
+    ['redisUsedMemoryBytes', 'Redis used_memory'],
+  ] as const;
+  const series: Series[] = measured.flatMap((trace, i) =>
+    figures.map(([field, part], style) => ({
+      name: `${trace.system}, ${part}`,
+      points: trace.samples.map((sample) => ({ x: sample.atMs / 60_000, y: sample[field] / 1e6 })),
+      dashed: style === 1,
+      dotted: style === 2,
+      colour: COLOURS[i % COLOURS.length]!,
+    })),
+  );
+  const x = linearAxis('minutes since the measured window started', Math.max(...series.flatMap((s) => s.points.map((p) => p.x))));
+  const y = linearAxis('MB', Math.max(...series.flatMap((s) => s.points.map((p) => p.y))));
+  return renderChart('Memory over the soak (solid: worker heap, dashed: worker RSS, dotted: Redis)', x, y, series);
 }

@@ -23,7 +23,7 @@ export interface BenchOptions {
 /** What `--help` prints. */
 export const USAGE = [
   'npm run bench -- [--quick] [--json FILE] [--markdown FILE] [--svg DIR] [--profile DIR] [--only engine,bullmq,...]',
-  'npm run bench -- --soak MINUTES [--quick] [--json FILE] [--only engine|bullmq]',
+  'npm run bench -- --soak MINUTES [--quick] [--json FILE] [--svg DIR] [--only engine|bullmq]',
   '',
   '  --quick          shorter workloads (1 s windows, 10k burst): the whole run in under a minute',
   '  --json FILE      write every figure of the table to FILE: { quick, environment, runs: [...], idle: {...} }',
@@ -38,7 +38,8 @@ export const USAGE = [
   '                   6 are paid after 2.5 s (timeout cancelled), 1 is moved 5 s later after 2.5 s (scheduled again), 3 fire.',
   '                   Samples worker heap and RSS and Redis used_memory every 10 s: growth per hour with a verdict,',
   '                   lateness p99 per minute, CPU per fired timeout beside the short steady 2k/s run (run first,',
-  '                   the quick one with --quick); --json FILE holds every figure and sample',
+  '                   the quick one with --quick); --json FILE holds every figure and sample, --svg DIR draws',
+  '                   soak-memory.svg (the three memory figures over time)',
 ].join('\n');
 
 /** Parses the command line (the part after the script). Throws with a usage hint on a bad argument. */

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { RedisCluster, RedisServer } from '@durable-timeout/redis-testing';
 import { parseBenchArgs, USAGE, type BenchOptions } from './cli-options.js';
-import { cpuByRateSvg, latenessCdfSvg } from './charts.js';
+import { cpuByRateSvg, latenessCdfSvg, memoryOverTimeSvg } from './charts.js';
 import { clusterSpread } from './cluster-spread.js';
 import { measureIdle } from './idle.js';
 import { renderProfileSummary, summarizeProfile, type CpuProfile } from './profile-summary.js';
@@ -263,6 +263,12 @@ async function main(): Promise<void> {
     if (options.jsonFile) {
       writeFileSync(options.jsonFile, `${JSON.stringify(toSoakJson(runs, report.environment), null, 2)}\n`);
       log(`JSON written to ${options.jsonFile}`);
+    }
+    const chart = options.svgDir ? memoryOverTimeSvg(runs) : undefined;
+    if (options.svgDir && chart) {
+      mkdirSync(options.svgDir, { recursive: true });
+      writeFileSync(join(options.svgDir, 'soak-memory.svg'), chart);
+      log(`chart written to ${join(options.svgDir, 'soak-memory.svg')}`);
     }
     log('done');
     return;
