@@ -302,6 +302,8 @@ export interface TopicStats {
   dead: number;
   /** Age (ms, Redis server clock) of the oldest pending timeout whose due time has passed; 0 when none. */
   oldestOverdueMs: number;
+  /** Whether the topic is paused (any of its slots; `pause`). `pauseState` says since when. */
+  paused: boolean;
 }
 
 /** One dead-lettered timeout. */
@@ -449,6 +451,8 @@ export interface TopicSlotStats {
   dead: number;
   /** Age (ms, Redis server clock) of the slot's oldest overdue pending timeout; 0 when none. */
   oldestOverdueMs: number;
+  /** Whether the slot is paused (`pause`). */
+  paused: boolean;
 }
 
 /**

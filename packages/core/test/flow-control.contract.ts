@@ -149,6 +149,16 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
         expect(await store.reads.stats(slot)).toMatchObject({ pending: 1, firing: 0 });
       });
 
+      it('reports the pause mark in the stats of the slot, from the pause to the resume', async () => {
+        expect((await store.reads.stats(slot)).pausedAt).toBeNull();
+        const { pausedAt } = await store.reads.pause(slot);
+        await context.advance(5);
+        expect(await store.reads.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0, pausedAt });
+        expect((await store.reads.stats(otherSlot)).pausedAt).toBeNull();
+        await store.reads.resume(slot, false);
+        expect((await store.reads.stats(slot)).pausedAt).toBeNull();
+      });
+
       it('resumes without shift: what fell due is claimed at once, and a second resume changes nothing', async () => {
         const now = await store.now();
         await store.writes.schedule(slot, 'waited', { at: now - 1, payload: '1' });
@@ -268,7 +278,8 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
         // The remaining due ids wait for the token: the next claim worth making is when it comes.
         expect(second.nextDueAt).toBeGreaterThan(second.now);
         expect(second.nextDueAt).toBeLessThanOrEqual(first.now + 10_000);
-        expect((await store.reads.stats(slot)).pending).toBe(2);
+        // The bucket shares the slot's flow record with the pause mark: it is no pause.
+        expect(await store.reads.stats(slot)).toMatchObject({ pending: 2, pausedAt: null });
       });
 
       it('refills at its rate up to the burst, on the store clock', async () => {

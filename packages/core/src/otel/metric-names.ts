@@ -36,6 +36,8 @@ export const TIMEOUT_METRICS = {
   dead: 'durable_timeout.dead',
   /** Gauge (s): age of a topic's oldest overdue pending timeout; 0 when none is overdue. */
   oldestOverdueAge: 'durable_timeout.oldest_overdue.age',
+  /** Gauge: 1 while a topic is paused (`pause`, any of its slots), 0 otherwise. */
+  paused: 'durable_timeout.paused',
 } as const;
 
 /** Attribute names the metrics carry. */
