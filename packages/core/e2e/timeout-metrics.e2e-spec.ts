@@ -85,7 +85,7 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
       if (event.id === 'flaky' && event.attempt === 1) throw new TypeError('flaky once');
       if (event.id === 'poison') throw new RangeError('always');
       if (event.id === 'held') await gate;
-      if (event.id === 'stuck') await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
+      if (event.id === 'stuck' || event.id === 'doomed') await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
     });
     const tardyRuns: string[] = [];
     timeouts.handle('tardy', (event) => {
@@ -113,6 +113,10 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     await waitUntil(() => started.has('stuck'), 10_000, 'stuck to start');
     await timeouts.schedule('work', 'cancel-me', { delayMs: 60_000 });
     expect(await timeouts.cancel('work', 'cancel-me')).toBe('cancelled');
+    // A cancel that hits a running handler counts too: the timeout is gone, its delivery told to stop.
+    await timeouts.schedule('work', 'doomed', { at: Date.now() });
+    await waitUntil(() => started.has('doomed'), 10_000, 'doomed to start');
+    expect(await timeouts.cancel('work', 'doomed')).toBe('firing');
     await timeouts.schedule('orphan', 'late', { at: Date.now() - 5_000 });
     await timeouts.schedule('tardy', 'after-outage', { at: Date.now() - 5_000 });
     await waitUntil(() => seen.skipped === 1, 10_000, 'the late timeout to be skipped');
@@ -120,12 +124,12 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     await timeouts.pause('orphan');
     const live = await sdk.collect();
     const work = topicOf('work');
-    expect(valueOf(live.get(TIMEOUT_METRICS.scheduled), { ...work, 'messaging.operation.name': 'schedule', 'messaging.system': 'durable_timeout' })).toBe(9);
+    expect(valueOf(live.get(TIMEOUT_METRICS.scheduled), { ...work, 'messaging.operation.name': 'schedule', 'messaging.system': 'durable_timeout' })).toBe(10);
     expect(valueOf(live.get(TIMEOUT_METRICS.fired), work)).toBe(4);
     expect(valueOf(live.get(TIMEOUT_METRICS.retried), work)).toBe(2);
     expect(valueOf(live.get(TIMEOUT_METRICS.deadLettered), work)).toBe(1);
     expect(valueOf(live.get(TIMEOUT_METRICS.staleAcks), work)).toBe(1);
-    expect(valueOf(live.get(TIMEOUT_METRICS.cancelled), work)).toBe(1);
+    expect(valueOf(live.get(TIMEOUT_METRICS.cancelled), work)).toBe(2);
     expect(valueOf(live.get(TIMEOUT_METRICS.skipped), topicOf('tardy'))).toBe(1);
     expect(valueOf(live.get(TIMEOUT_METRICS.skipped), work)).toBe(0);
     expect(tardyRuns).toEqual([]);

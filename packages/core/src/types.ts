@@ -404,7 +404,12 @@ export type DeadReason = RetryReason | 'corrupt' | 'missing' | 'late';
 /** Events the engine emits, with their data. Listen with `timeouts.on(name, listener)`. */
 export interface DurableTimeoutsEvents {
   scheduled: { topic: string; id: string; dueAt: number; outcome: ScheduleOutcome };
-  cancelled: { topic: string; id: string };
+  /**
+   * `cancel` or `cancelMany` of this instance removed a timeout: a pending one (`firing: false`), or
+   * one a handler was running (`firing: true`: the result `firing`; its delivery's signal is aborted
+   * and it is neither acked nor retried).
+   */
+  cancelled: { topic: string; id: string; firing: boolean };
   /**
    * A handler returned and its ack was accepted. `lateByMs`: claim time minus due time (Redis
    * clock); `latenessMs`: handler start minus due time (this instance's view of the Redis clock).

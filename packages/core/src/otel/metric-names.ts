@@ -18,7 +18,7 @@ export const TIMEOUT_METRICS = {
   staleAcks: 'durable_timeout.stale_acks',
   /** Counter: timeouts handed back as due now on shutdown, no attempt spent. */
   released: 'durable_timeout.released',
-  /** Counter: pending timeouts cancelled by this instance. */
+  /** Counter: timeouts cancelled by this instance, pending ones and those a handler was running (`cancel` returned `firing`). */
   cancelled: 'durable_timeout.cancelled',
   /** Counter: late timeouts dropped by the topic's `late` policy (`action: 'skip'`), no handler run. */
   skipped: 'durable_timeout.skipped',

@@ -174,7 +174,7 @@ const COUNTER_DESCRIPTIONS: Record<Counted, string> = {
   deadLettered: 'Handler runs that threw on their last attempt and moved to the dead letters.',
   staleAcks: 'Acks or failure records refused: the lease had passed to a newer delivery.',
   released: 'Timeouts handed back as due now on shutdown, without spending an attempt.',
-  cancelled: 'Pending timeouts cancelled by this instance.',
+  cancelled: 'Timeouts cancelled by this instance: pending ones, and running ones (their handler told to stop).',
   skipped: "Late timeouts dropped by the topic's late policy (skip), no handler run.",
 };
 
