@@ -209,12 +209,14 @@ export function modelCommands(): fc.Arbitrary<Command>[] {
         const result = await subject.store.reads.pause({ topic: TOPIC, slot });
         same(`pause(slot ${slot})`, result, { now: result.now, pausedAt: model.pause(slot, result.now) });
         same(`pauseState(slot ${slot})`, (await subject.store.reads.pauseState({ topic: TOPIC, slot })).pausedAt, model.pausedAt.get(slot) ?? null);
+        same(`stats(slot ${slot}).pausedAt`, (await subject.store.reads.stats({ topic: TOPIC, slot })).pausedAt, model.pausedAt.get(slot) ?? null);
       }),
     ),
     fc.record({ slot: fc.nat(7), shift: fc.boolean() }).map(({ slot, shift }) =>
       command(`resume(slot ${slot}${shift ? ', shift' : ''})`, async (model, subject) => {
         const result = await subject.store.reads.resume({ topic: TOPIC, slot }, shift);
         same(`resume(slot ${slot})`, result, model.resume(slot, shift, result.now));
+        same(`stats(slot ${slot}).pausedAt after resume`, (await subject.store.reads.stats({ topic: TOPIC, slot })).pausedAt, model.pausedAt.get(slot) ?? null);
         for (const target of IDS) await checkGet(model, subject, target);
       }),
     ),

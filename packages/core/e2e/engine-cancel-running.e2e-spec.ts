@@ -76,7 +76,11 @@ describe('cancel of a firing timeout reaches its running handler', () => {
     await a.start();
     await b.schedule('payment', 'order-1', { delayMs: 0, payload: null });
     await run.started('order-1');
+    const cancelled: unknown[] = [];
+    b.on('cancelled', (event) => cancelled.push(event));
     expect(await b.cancel('payment', 'order-1')).toBe('firing');
+    // The cancelling instance reports it (metrics count it), as a cancel of a running handler.
+    expect(cancelled).toEqual([{ topic: 'payment', id: 'order-1', firing: true }]);
     await b.schedule('payment', 'marker', { delayMs: 0, payload: null });
     await Promise.all([run.marker, run.ended('order-1')]);
     await waitUntil(() => order.includes('fired marker'), 10_000, 'marker acked');
@@ -98,8 +102,14 @@ describe('cancel of a firing timeout reaches its running handler', () => {
       { id: 'run-2', delayMs: 0, payload: null },
     ]);
     await Promise.all([run.started('run-1'), run.started('run-2')]);
-    const results = await b.cancelMany('payment', ['run-1', 'run-2']);
-    expect(results.map((item) => (item.ok ? item.result : item.error))).toEqual(['firing', 'firing']);
+    const cancelled: unknown[] = [];
+    b.on('cancelled', (event) => cancelled.push(event));
+    const results = await b.cancelMany('payment', ['run-1', 'run-2', 'never-was']);
+    expect(results.map((item) => (item.ok ? item.result : item.error))).toEqual(['firing', 'firing', 'not_found']);
+    expect(cancelled).toEqual([
+      { topic: 'payment', id: 'run-1', firing: true },
+      { topic: 'payment', id: 'run-2', firing: true },
+    ]);
     await b.schedule('payment', 'marker', { delayMs: 0, payload: null });
     await Promise.all([run.marker, run.ended('run-1'), run.ended('run-2')]);
     await waitUntil(() => order.includes('fired marker'), 10_000, 'marker acked');
@@ -118,8 +128,14 @@ describe('cancel of a firing timeout reaches its running handler', () => {
     // Rescheduled while it runs: the running delivery is stale, the id pending again.
     expect((await b.schedule('payment', 'order-1', { delayMs: 3_600_000, payload: null })).outcome).toBe('replaced_firing');
     await b.schedule('payment', 'other', { delayMs: 3_600_000, payload: null });
+    const cancelled: unknown[] = [];
+    b.on('cancelled', (event) => cancelled.push(event));
     expect(await b.cancel('payment', 'order-1')).toBe('cancelled');
     expect(await b.cancelMany('payment', ['other'])).toMatchObject([{ ok: true, result: 'cancelled' }]);
+    expect(cancelled).toEqual([
+      { topic: 'payment', id: 'order-1', firing: false },
+      { topic: 'payment', id: 'other', firing: false },
+    ]);
     await b.schedule('payment', 'marker', { delayMs: 0, payload: null });
     await Promise.all([run.marker, run.ended('order-1')]);
     await waitUntil(() => order.includes('stale order-1') && order.includes('fired marker'), 10_000, 'acks settled');

@@ -85,7 +85,7 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
       if (event.id === 'flaky' && event.attempt === 1) throw new TypeError('flaky once');
       if (event.id === 'poison') throw new RangeError('always');
       if (event.id === 'held') await gate;
-      if (event.id === 'stuck') await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
+      if (event.id === 'stuck' || event.id === 'doomed') await new Promise((resolve) => event.signal.addEventListener('abort', resolve));
     });
     const tardyRuns: string[] = [];
     timeouts.handle('tardy', (event) => {
@@ -113,18 +113,23 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     await waitUntil(() => started.has('stuck'), 10_000, 'stuck to start');
     await timeouts.schedule('work', 'cancel-me', { delayMs: 60_000 });
     expect(await timeouts.cancel('work', 'cancel-me')).toBe('cancelled');
+    // A cancel that hits a running handler counts too: the timeout is gone, its delivery told to stop.
+    await timeouts.schedule('work', 'doomed', { at: Date.now() });
+    await waitUntil(() => started.has('doomed'), 10_000, 'doomed to start');
+    expect(await timeouts.cancel('work', 'doomed')).toBe('firing');
     await timeouts.schedule('orphan', 'late', { at: Date.now() - 5_000 });
     await timeouts.schedule('tardy', 'after-outage', { at: Date.now() - 5_000 });
     await waitUntil(() => seen.skipped === 1, 10_000, 'the late timeout to be skipped');
 
+    await timeouts.pause('orphan');
     const live = await sdk.collect();
     const work = topicOf('work');
-    expect(valueOf(live.get(TIMEOUT_METRICS.scheduled), { ...work, 'messaging.operation.name': 'schedule', 'messaging.system': 'durable_timeout' })).toBe(9);
+    expect(valueOf(live.get(TIMEOUT_METRICS.scheduled), { ...work, 'messaging.operation.name': 'schedule', 'messaging.system': 'durable_timeout' })).toBe(10);
     expect(valueOf(live.get(TIMEOUT_METRICS.fired), work)).toBe(4);
     expect(valueOf(live.get(TIMEOUT_METRICS.retried), work)).toBe(2);
     expect(valueOf(live.get(TIMEOUT_METRICS.deadLettered), work)).toBe(1);
     expect(valueOf(live.get(TIMEOUT_METRICS.staleAcks), work)).toBe(1);
-    expect(valueOf(live.get(TIMEOUT_METRICS.cancelled), work)).toBe(1);
+    expect(valueOf(live.get(TIMEOUT_METRICS.cancelled), work)).toBe(2);
     expect(valueOf(live.get(TIMEOUT_METRICS.skipped), topicOf('tardy'))).toBe(1);
     expect(valueOf(live.get(TIMEOUT_METRICS.skipped), work)).toBe(0);
     expect(tardyRuns).toEqual([]);
@@ -142,6 +147,12 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     expect(valueOf(live.get(TIMEOUT_METRICS.oldestOverdueAge), work)).toBe(0);
     expect(valueOf(live.get(TIMEOUT_METRICS.pending), topicOf('orphan'))).toBe(1);
     expect(valueOf(live.get(TIMEOUT_METRICS.oldestOverdueAge), topicOf('orphan'))).toBeGreaterThanOrEqual(5);
+    // 'orphan' is paused (every slot), the others are not; resumed, it reads 0 at the next collection.
+    expect(valueOf(live.get(TIMEOUT_METRICS.paused), topicOf('orphan'))).toBe(1);
+    expect(valueOf(live.get(TIMEOUT_METRICS.paused), work)).toBe(0);
+    expect(valueOf(live.get(TIMEOUT_METRICS.paused), topicOf('tardy'))).toBe(0);
+    await timeouts.resume('orphan');
+    expect(valueOf((await sdk.collect()).get(TIMEOUT_METRICS.paused), topicOf('orphan'))).toBe(0);
 
     await timeouts.stop({ drainMs: 0 });
     // The engine is stopped: the gauges' callback cannot read Redis any more, and the collection still completes.
@@ -149,7 +160,7 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     expect(valueOf(after.get(TIMEOUT_METRICS.released), work)).toBe(1);
   });
 
-  it('reads one stats script per slot of each reported topic per collection, and nothing else', async () => {
+  it('reads one stats script per slot of each reported topic per collection, paused or not, and nothing else', async () => {
     const sdk = openSdk();
     cleanups.push(() => sdk.shutdown());
     const timeouts = new DurableTimeouts({
@@ -162,18 +173,21 @@ describe('registerTimeoutMetrics against a real Redis, read by the OpenTelemetry
     registerTimeoutMetrics(timeouts, { meterProvider: sdk.provider, gauges: ['payment', 'ride'] });
     const admin = server.client();
     cleanups.push(() => admin.quit());
+    await timeouts.pause('ride');
     await sdk.collect(); // connects, checks the server and loads the script
     const before = await commandCalls(admin);
     const collected = await sdk.collect();
     const after = await commandCalls(admin);
     expect(valueOf(collected.get(TIMEOUT_METRICS.pending), topicOf('payment'))).toBe(0);
     expect(valueOf(collected.get(TIMEOUT_METRICS.pending), topicOf('quiet'))).toBeUndefined();
-    // 16 + 4 script calls, each running 3 ZCARD, one ZRANGE 0 0 and TIME (Redis counts the
-    // commands inside scripts too); the INFO is our own reading.
+    expect(valueOf(collected.get(TIMEOUT_METRICS.paused), topicOf('ride'))).toBe(1);
+    expect(valueOf(collected.get(TIMEOUT_METRICS.paused), topicOf('payment'))).toBe(0);
+    // 16 + 4 script calls, each running 3 ZCARD, one ZRANGE 0 0, TIME and the HGET of the pause
+    // mark (Redis counts the commands inside scripts too); the INFO is our own reading.
     const changed = Object.fromEntries(
       [...after].filter(([command, calls]) => calls !== (before.get(command) ?? 0)).map(([command, calls]) => [command, calls - (before.get(command) ?? 0)]),
     );
-    expect(changed).toEqual({ evalsha: 20, zcard: 60, zrange: 20, time: 20, info: 1 });
+    expect(changed).toEqual({ evalsha: 20, zcard: 60, zrange: 20, time: 20, hget: 20, info: 1 });
   });
 
   it('subscribes to nothing with the no-op meter of the bare API, and stops recording when stopped', async () => {

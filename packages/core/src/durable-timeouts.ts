@@ -195,7 +195,7 @@ export class DurableTimeouts<TTopics = any> {
     return this.readsFor('get', topic).get(topic, id) as Promise<TimeoutInfo<TopicPayload<TTopics, K>> | null>;
   }
 
-  /** Counts over all slots of a topic, and the age of its oldest overdue pending timeout. */
+  /** Counts over all slots of a topic, the age of its oldest overdue pending timeout, and whether it is paused: one call per slot. */
   async stats(topic: TopicName<TTopics>): Promise<TopicStats> {
     return this.readsFor('stats', topic).stats(topic);
   }

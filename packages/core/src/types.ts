@@ -302,6 +302,8 @@ export interface TopicStats {
   dead: number;
   /** Age (ms, Redis server clock) of the oldest pending timeout whose due time has passed; 0 when none. */
   oldestOverdueMs: number;
+  /** Whether the topic is paused (any of its slots; `pause`). `pauseState` says since when. */
+  paused: boolean;
 }
 
 /** One dead-lettered timeout. */
@@ -402,7 +404,12 @@ export type DeadReason = RetryReason | 'corrupt' | 'missing' | 'late';
 /** Events the engine emits, with their data. Listen with `timeouts.on(name, listener)`. */
 export interface DurableTimeoutsEvents {
   scheduled: { topic: string; id: string; dueAt: number; outcome: ScheduleOutcome };
-  cancelled: { topic: string; id: string };
+  /**
+   * `cancel` or `cancelMany` of this instance removed a timeout: a pending one (`firing: false`), or
+   * one a handler was running (`firing: true`: the result `firing`; its delivery's signal is aborted
+   * and it is neither acked nor retried).
+   */
+  cancelled: { topic: string; id: string; firing: boolean };
   /**
    * A handler returned and its ack was accepted. `lateByMs`: claim time minus due time (Redis
    * clock); `latenessMs`: handler start minus due time (this instance's view of the Redis clock).
@@ -449,6 +456,8 @@ export interface TopicSlotStats {
   dead: number;
   /** Age (ms, Redis server clock) of the slot's oldest overdue pending timeout; 0 when none. */
   oldestOverdueMs: number;
+  /** Whether the slot is paused (`pause`). */
+  paused: boolean;
 }
 
 /**

@@ -149,6 +149,16 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
         expect(await store.reads.stats(slot)).toMatchObject({ pending: 1, firing: 0 });
       });
 
+      it('reports the pause mark in the stats of the slot, from the pause to the resume', async () => {
+        expect((await store.reads.stats(slot)).pausedAt).toBeNull();
+        const { pausedAt } = await store.reads.pause(slot);
+        await context.advance(5);
+        expect(await store.reads.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0, pausedAt });
+        expect((await store.reads.stats(otherSlot)).pausedAt).toBeNull();
+        await store.reads.resume(slot, false);
+        expect((await store.reads.stats(slot)).pausedAt).toBeNull();
+      });
+
       it('resumes without shift: what fell due is claimed at once, and a second resume changes nothing', async () => {
         const now = await store.now();
         await store.writes.schedule(slot, 'waited', { at: now - 1, payload: '1' });
@@ -230,6 +240,33 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
         expect(claimed.sort()).toEqual([...ids].sort());
       });
 
+      it('keeps the pause of a slot it gains when the pause came after it read the topic not paused', async () => {
+        await store.layout.claimLayout('payment', 4);
+        const slots = (count: number): SlotRef[] => Array.from({ length: count }, (_, i) => ({ topic: 'payment', slot: i }));
+        // The migration reads the 4 old slots not paused; then a pause that saw the move marks the
+        // slots of both counts, before the migration gives the new slots the state it read.
+        let oldSlotsRead = 0;
+        const reads = new Proxy(store.reads, {
+          get: (target, name) => {
+            if (name === 'pauseState') {
+              return async (ref: SlotRef) => {
+                const state = await target.pauseState(ref);
+                if (ref.slot < 4 && ++oldSlotsRead === 4) for (const each of slots(8)) await target.pause(each);
+                return state;
+              };
+            }
+            const value: unknown = Reflect.get(target, name, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+        const racing = new Proxy(store, {
+          get: (target, name) => (name === 'reads' ? reads : Reflect.get(target, name, target)),
+        });
+        await migrateSlots(racing, 'payment', 8);
+        expect(oldSlotsRead).toBeGreaterThanOrEqual(4);
+        for (const ref of slots(8)) expect((await store.reads.pauseState(ref)).pausedAt).not.toBeNull();
+      });
+
       it('clears a stale pause from a slot the topic gains while it is not paused', async () => {
         await store.layout.claimLayout('payment', 16);
         // Slot 20 was paused while the topic last had 32 slots; the topic was resumed after it shrank.
@@ -268,7 +305,8 @@ export function describeFlowControlContract(name: string, makeContext: () => Pro
         // The remaining due ids wait for the token: the next claim worth making is when it comes.
         expect(second.nextDueAt).toBeGreaterThan(second.now);
         expect(second.nextDueAt).toBeLessThanOrEqual(first.now + 10_000);
-        expect((await store.reads.stats(slot)).pending).toBe(2);
+        // The bucket shares the slot's flow record with the pause mark: it is no pause.
+        expect(await store.reads.stats(slot)).toMatchObject({ pending: 2, pausedAt: null });
       });
 
       it('refills at its rate up to the burst, on the store clock', async () => {

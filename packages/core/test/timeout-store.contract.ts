@@ -567,7 +567,7 @@ export function describeTimeoutStoreContract(name: string, makeContext: () => Pr
 
     describe('stats', () => {
       it('counts pending, firing and dead, and finds the oldest overdue due time', async () => {
-        expect(await store.reads.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0, oldestOverdueDueAt: null });
+        expect(await store.reads.stats(slot)).toMatchObject({ pending: 0, firing: 0, dead: 0, oldestOverdueDueAt: null, pausedAt: null });
         await store.writes.schedule(slot, 'future', { delayMs: LONG, payload: 'null' });
         expect((await store.reads.stats(slot)).oldestOverdueDueAt).toBeNull();
         const now = await store.now();

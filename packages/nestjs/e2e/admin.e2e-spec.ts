@@ -85,7 +85,8 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
         DurableTimeoutModule.forRoot({
           connection: redis.url,
           prefix: uniquePrefix('admin'),
-          topics: { payment: { slots: 4, maxAttempts: 1 }, bulk: { slots: 16 } },
+          // `schedules` holds the recurring schedules; nothing handles them here, so none fires.
+          topics: { payment: { slots: 4, maxAttempts: 1 }, bulk: { slots: 16 }, schedules: { slots: 2 } },
           drainMs: 500,
           isGlobal: true,
         }),
@@ -103,6 +104,8 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     await waitFor('two dead letters', async () => (await engine.stats('payment')).dead === 2);
     const now = Date.now();
     for (let n = 1; n <= 8; n++) await engine.schedule('payment', `order-${n}`, { at: now + 60_000 * n, payload: { card: SECRET } });
+    await engine.schedules.upsert('nightly-report', { cron: '0 2 * * *', timeZone: 'Europe/Berlin', payload: { card: SECRET } });
+    await engine.schedules.upsert('cache-refresh', { everyMs: 3_600_000, catchUp: 'skip' });
   }, 60_000);
 
   afterAll(async () => {
@@ -224,6 +227,8 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
       expect(dialogs).toEqual(['Pause bulk? No instance fires its timeouts until it is resumed; schedules and cancels go on.']);
       expect(await page.locator('#flash').innerText()).toBe('Paused bulk.');
       expect(await page.locator('#paused-badge').innerText()).toBe('paused');
+      // The overview marks it too, from the counts it reads anyway.
+      expect(await page.locator('table.topics tr', { has: page.locator('.paused') }).locator('a').allInnerTexts()).toEqual(['bulk']);
       expect(await engine.paused('bulk')).toBe(true);
       await Promise.all([page.waitForEvent('load'), page.locator('button[data-action="resume"]').click()]);
       expect(dialogs[1]).toBe('Resume bulk? What fell due while it was paused fires now.');
@@ -246,7 +251,7 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     expect(pending.body[0]).not.toHaveProperty('payload');
     const unknown = await http.get('/ops/timeouts/api/topics/parcel').set(auth).expect(404);
     // The operator's likely typo, with the topics there are, not the plain-Node set-up advice.
-    expect(unknown.body.message).toBe('No topic "parcel" here: this application has "payment", "bulk".');
+    expect(unknown.body.message).toBe('No topic "parcel" here: this application has "payment", "bulk", "schedules".');
     expect((await http.get('/ops/timeouts/api/topics/payment/dead?limit=lots').set(auth)).status).toBe(400);
     // A cross-site form cannot add the header: without it nothing changes.
     expect((await http.post('/ops/timeouts/api/topics/payment/dead/purge').set(auth).send({})).status).toBe(403);
@@ -267,6 +272,57 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     expect(resumed.body).toEqual({ topic: 'bulk', resumed: true, pausedMs: expect.any(Number), shifted: 0 });
     expect(await engine.paused('bulk')).toBe(false);
     expect((await http.post('/ops/timeouts/api/topics/parcel/pause').set(auth)).status).toBe(404);
+  });
+
+  it('lists the recurring schedules with their recurrence, time zone, next occurrence and catch-up, and removes one with its button', async () => {
+    const listed = await engine.schedules.list();
+    const browser = await openBrowser(TOKEN);
+    try {
+      const page = await browser.context.newPage();
+      const scriptErrors: string[] = [];
+      page.on('pageerror', (error) => scriptErrors.push(error.message));
+      await page.goto(pageUrl);
+      const rows = page.locator('table.schedules tbody tr');
+      expect(await rows.locator('td:first-child').allInnerTexts()).toEqual(['cache-refresh', 'nightly-report']);
+      const cells = async (name: string) => (await page.locator(`table.schedules tr[data-name="${name}"] td`).allInnerTexts()).map((text) => text.trim());
+      const nightly = listed.find((schedule) => schedule.name === 'nightly-report')!;
+      expect(await cells('nightly-report')).toEqual(['nightly-report', '0 2 * * *', 'Europe/Berlin', new Date(nightly.nextAt).toISOString(), expect.stringMatching(/^in /), 'once', 'pending', 'Remove']);
+      const hourly = listed.find((schedule) => schedule.name === 'cache-refresh')!;
+      expect(await cells('cache-refresh')).toEqual(['cache-refresh', 'every 1 h 0 min', '-', new Date(hourly.nextAt).toISOString(), expect.stringMatching(/^in /), 'skip', 'pending', 'Remove']);
+      expect(await page.content()).not.toContain('4111');
+
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.accept();
+      });
+      await Promise.all([page.waitForEvent('load'), page.locator('table.schedules tr[data-name="cache-refresh"] button[data-action="remove-schedule"]').click()]);
+      expect(dialogs).toEqual([
+        'Remove the recurring schedule cache-refresh? No occurrence of it fires any more (one running now runs to its end). An application that declares it creates it again when it starts.',
+      ]);
+      expect(await page.locator('#flash').innerText()).toBe('Removed the recurring schedule cache-refresh.');
+      expect(await rows.locator('td:first-child').allInnerTexts()).toEqual(['nightly-report']);
+      expect((await engine.schedules.list()).map((schedule) => schedule.name)).toEqual(['nightly-report']);
+      expect(scriptErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('serves the recurring schedules through the API, payloads hidden, and removes one only with the page header', async () => {
+    await engine.schedules.upsert('api-made', { everyMs: 60_000 });
+    const http = request(app.getHttpServer());
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    expect((await http.get('/ops/timeouts/api/schedules')).status).toBe(401);
+    const schedules = await http.get('/ops/timeouts/api/schedules').set(auth).expect(200);
+    expect(schedules.body).toEqual(expect.arrayContaining([{ name: 'api-made', everyMs: 60_000, catchUp: 'once', state: 'pending', nextAt: expect.any(Number) }]));
+    expect(JSON.stringify(schedules.body)).not.toContain('4111');
+    expect((await http.post('/ops/timeouts/api/schedules/api-made/remove').set(auth)).status).toBe(403);
+    expect((await engine.schedules.list()).map((schedule) => schedule.name)).toContain('api-made');
+    const marked = { ...auth, 'x-durable-timeout-admin': '1' };
+    expect((await http.post('/ops/timeouts/api/schedules/api-made/remove').set(marked).expect(200)).body).toEqual({ removed: true });
+    expect((await http.post('/ops/timeouts/api/schedules/api-made/remove').set(marked).expect(200)).body).toEqual({ removed: false });
+    expect((await engine.schedules.list()).map((schedule) => schedule.name)).not.toContain('api-made');
   });
 
   it(`stays quick on a topic with ${BULK.toLocaleString('en-US')} pending: counts and pages, never whole sets`, async () => {
@@ -333,6 +389,14 @@ describe('DurableTimeoutAdminModule behind the application\'s own guard', () => 
     expect(page.text).toContain('visible');
     const pending = await http.get('/timeouts/api/topics/payment/pending').set('x-staff', 'yes').expect(200);
     expect(pending.body[0]).toMatchObject({ id: 'order-1', payload: { note: 'visible' } });
+  });
+
+  it('has no schedules section and answers 404 for schedules when the application declares no schedules topic', async () => {
+    const http = request(app.getHttpServer());
+    const page = await http.get('/timeouts').set('x-staff', 'yes').expect(200);
+    expect(page.text).not.toContain('Recurring schedules');
+    const missing = await http.get('/timeouts/api/schedules').set('x-staff', 'yes').expect(404);
+    expect(missing.body.message).toBe('No recurring schedules here: this application does not declare the topic "schedules" they live in.');
   });
 
   it('shows "encrypted" for a payload the engine cannot decode (its codec is elsewhere), never its bytes', async () => {

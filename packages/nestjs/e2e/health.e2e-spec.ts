@@ -89,6 +89,14 @@ describe('DurableTimeoutHealthIndicator against a real Redis', () => {
     });
     expect(String(down['message'])).toContain("'orphan'");
     expect((down['topics'] as Record<string, { pending: number; oldestOverdueMs: number }>)['orphan']).toMatchObject({ pending: 20 });
+    await scheduler.pause('orphan');
+    try {
+      // Paused, the backlog waits on purpose: the topic is listed, and the indicator is up.
+      expect(await check(indicator, { maxOverdueMs: 250 })).toMatchObject({ status: 'up', pausedTopics: ['orphan'] });
+    } finally {
+      await scheduler.resume('orphan');
+    }
+    expect(await check(indicator, { maxOverdueMs: 250 })).toMatchObject({ status: 'down', pausedTopics: [] });
     for (let n = 0; n < 20; n += 1) await scheduler.cancel('orphan', `late-${n}`);
     expect(await check(indicator, { maxOverdueMs: 250 })).toMatchObject({ status: 'up' });
   });

@@ -47,7 +47,7 @@ const SCRIPTS = {
   renewLeases: { file: 'renew-leases', fixedKeys: 2, tail: 'buckets' },
   renewLeasesFew: { file: 'renew-leases', fixedKeys: 2, tail: 'few' },
   release: { file: 'release', fixedKeys: 3, tail: 'buckets' },
-  stats: { file: 'stats', fixedKeys: 3, tail: 'none' },
+  stats: { file: 'stats', fixedKeys: 4, tail: 'none' },
   deadList: { file: 'dead-list', fixedKeys: 1, tail: 'buckets' },
   deadReplay: { file: 'dead-replay', fixedKeys: 3, tail: 'buckets' },
   deadPurge: { file: 'dead-purge', fixedKeys: 2, tail: 'buckets' },

@@ -134,7 +134,8 @@ export class AckBatcher {
       return;
     }
     const accepted = result === 'acked';
-    if (!accepted) {
+    // A delivery a cancel notice reached is refused because of that cancel: nothing to warn of.
+    if (!accepted && !delivery.cancelled) {
       this.context.logger?.warn(engineMessages.stale(delivery.topic, delivery.id, delivery.attempt, 'ack'), {
         topic: delivery.topic,
         id: delivery.id,

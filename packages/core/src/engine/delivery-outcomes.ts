@@ -97,7 +97,8 @@ export class DeliveryOutcomes {
           } else if (result.outcome === 'dead') {
             context.logger?.error(engineMessages.deadLettered(topic, id, attempt), logContext);
             context.events.emit('dead', { topic, id, attempts: attempt, error, reason: final ? 'corrupt' : 'handler', ...timing });
-          } else {
+          } else if (!delivery.cancelled) {
+            // Refused after a cancel notice: the cancel removed it (no event, as for a cancel heard while running).
             context.logger?.warn(engineMessages.stale(topic, id, attempt, 'failure record'), logContext);
             context.events.emit('stale', { topic, id, attempt, fencingToken });
           }
@@ -126,7 +127,8 @@ export class DeliveryOutcomes {
           durationMs: delivery.durationMs,
         });
       }
-    } else if (outcome === 'stale') {
+    } else if (outcome === 'stale' && !delivery.cancelled) {
+      // Refused after a cancel notice: the cancel removed it (no event, as for a cancel heard while running).
       events.emit('stale', { topic: delivery.topic, id: delivery.id, attempt: delivery.attempt, fencingToken: delivery.fencingToken });
     }
   }

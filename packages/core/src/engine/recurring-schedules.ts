@@ -9,7 +9,6 @@ import { InvalidScheduleError } from '../errors/invalid-schedule.error.js';
 import { errorMessages } from '../errors/errors.messages.js';
 import { describeType } from '../validation/describe-type.js';
 import { assertTimeoutId } from '../validation/timeout-id.js';
-import { MAX_DELAY_MS } from '../validation/timing.js';
 import { nextOccurrence, planOccurrence, resolveRecurrence, type Recurrence } from '../validation/recurrence.js';
 import { TimeoutDelivery } from './timeout-delivery.js';
 
@@ -111,13 +110,8 @@ export class RecurringSchedules {
     this.engine.assertUsable('schedules.remove');
     assertTimeoutId(name);
     const cancelled = await this.engine.cancel(name);
-    if (cancelled === 'cancelled') return true;
-    if (cancelled === 'firing') {
-      // Replacing a firing timeout ends its lease: the running occurrence's ack-and-next is refused.
-      await this.engine.schedule(name, { at: (await this.engine.storeNow()) + MAX_DELAY_MS, payload: null });
-      await this.engine.cancel(name);
-      return true;
-    }
+    // A firing occurrence is removed with its lease and fencing token: its ack-and-next is refused as stale.
+    if (cancelled === 'cancelled' || cancelled === 'firing') return true;
     return (await this.engine.purgeDead([name])) > 0;
   }
 

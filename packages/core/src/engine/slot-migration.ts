@@ -65,11 +65,14 @@ export async function migrateSlots(store: TimeoutStore, topic: string, to: numbe
   const report: SlotMigrationReport = { topic, from, to, moved: 0, sourceSlots: 0, tookMs: 0 };
   if (from === to) return { ...report, tookMs: performance.now() - started };
 
+  // Pause marks the slots only the new count uses hold before the move is recorded are left from an
+  // earlier, larger layout; one set after it is a pause called meanwhile, which covers both counts.
+  const leftover = to > from ? await Promise.all(range(from, to).map(async (slot) => (await store.reads.pauseState({ topic, slot })).pausedAt)) : [];
   await layout.beginMigration(topic, from, to);
   const ref = (slot: number): SlotRef => ({ topic, slot });
   // Before a slot only the new count uses gets a timeout or serves a claim, it takes the topic's
   // pause (from the same time, so a shifting resume moves its timeouts as far), or loses a stale one.
-  if (to > from) await carryPause(store, topic, from, to);
+  if (to > from) await carryPause(store, topic, from, to, leftover);
   // Slots only the new count uses serve it from the start; slots both counts use, when shrinking,
   // serve either count (their ids stay where they are).
   if (to > from) for (let slot = from; slot < to; slot++) await layout.markSlot(ref(slot), { slots: to });
@@ -93,16 +96,19 @@ export async function migrateSlots(store: TimeoutStore, topic: string, to: numbe
 
 /**
  * Gives slots `from..to-1` of `topic` the pause of its slots `0..from-1`: paused since the earliest
- * of their pause times when any of them is paused, not paused otherwise.
+ * of their pause times when any of them is paused, not paused otherwise. Not paused, a slot loses
+ * only the mark it held before the move was recorded (`leftover`, by slot from `from`): a pause
+ * called after the old slots were read here has marked the new ones too, and that mark stays.
  */
-async function carryPause(store: TimeoutStore, topic: string, from: number, to: number): Promise<void> {
+async function carryPause(store: TimeoutStore, topic: string, from: number, to: number, leftover: readonly (number | null)[]): Promise<void> {
   const states = await Promise.all(range(0, from).map((slot) => store.reads.pauseState({ topic, slot })));
   const times = states.flatMap((state) => (state.pausedAt === null ? [] : [state.pausedAt]));
   const since = times.length === 0 ? null : Math.min(...times);
   for (const slot of range(from, to)) {
     const ref = { topic, slot };
     if (since === null) {
-      await store.reads.resume(ref, false);
+      const stale = leftover[slot - from] ?? null;
+      if (stale !== null && (await store.reads.pauseState(ref)).pausedAt === stale) await store.reads.resume(ref, false);
       continue;
     }
     // A mark left on the slot from before (it holds nothing yet) would keep its own time: the

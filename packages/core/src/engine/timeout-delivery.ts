@@ -35,6 +35,8 @@ export class TimeoutDelivery<TPayload = unknown> implements TimeoutEvent<TPayloa
   /**
    * A cancel removed the timeout while the handler ran (store notice): the signal was aborted with
    * `TimeoutCancelledError`; whatever the handler does next is neither acked nor recorded as failed.
+   * Also set when the notice came after the handler ended, its ack or failure record on the way:
+   * the store refuses that record, and no `stale` event is told.
    */
   cancelled = false;
   /** A renewal was refused (stale token) or the lease ended unrenewed: the signal was aborted. */

@@ -174,19 +174,26 @@ export class TopicLayouts {
     }
   }
 
-  /** Reads the layout of `topic` again; listeners hear of a change. Concurrent calls share one read. */
-  refresh(topic: string): Promise<TopicLayout> {
-    let pending = this.refreshing.get(topic);
-    if (!pending) {
-      pending = this.currentStore()
+  /**
+   * Reads the layout of `topic` again; listeners hear of a change. Concurrent calls share one read,
+   * unless `fresh`: then the answer comes from a read begun after this call (after the read out
+   * now, so an older answer never overwrites a newer one), for a caller that must see whatever was
+   * recorded before it asked (a pause that checks no migration added slots meanwhile).
+   */
+  refresh(topic: string, fresh = false): Promise<TopicLayout> {
+    const inFlight = this.refreshing.get(topic);
+    if (inFlight && !fresh) return inFlight;
+    const read = (): Promise<TopicLayout> =>
+      this.currentStore()
         .readLayout(topic)
         .then((layout) => {
           if (layout) this.set(topic, layout);
           return this.layout(topic);
-        })
-        .finally(() => this.refreshing.delete(topic));
-      this.refreshing.set(topic, pending);
-    }
+        });
+    const pending: Promise<TopicLayout> = (inFlight ? inFlight.then(read, read) : read()).finally(() => {
+      if (this.refreshing.get(topic) === pending) this.refreshing.delete(topic);
+    });
+    this.refreshing.set(topic, pending);
     return pending;
   }
 

@@ -59,14 +59,16 @@ export class TopicPause {
 
   /**
    * Runs `call` once on every slot of `topic`: those of its layout read now, then those a slot
-   * migration begun meanwhile added, until a read of the layout finds no slot left.
+   * migration begun meanwhile added, until a read of the layout finds no slot left. Each read is
+   * begun after the calls before it (`refresh`'s `fresh`): one shared with a read begun earlier
+   * could answer the layout from before a migration that began meanwhile, and miss its slots.
    */
   private async eachSlot<T>(topic: string, call: (ref: SlotRef) => Promise<T>): Promise<T[]> {
     const { layouts } = this.context;
     const done = new Set<SlotRef>();
     const results: T[] = [];
     for (;;) {
-      await layouts.refresh(topic);
+      await layouts.refresh(topic, true);
       const refs = layouts.slotRefs(topic).filter((ref) => !done.has(ref));
       if (refs.length === 0) return results;
       for (const ref of refs) done.add(ref);

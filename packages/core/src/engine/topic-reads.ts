@@ -70,8 +70,9 @@ export class TopicReads {
     await this.context.ensureInit(topic, 'none');
     const { layouts, reads } = this.context;
     const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.stats(ref)));
-    const totals: TopicStats = { topic, pending: 0, firing: 0, dead: 0, oldestOverdueMs: 0 };
+    const totals: TopicStats = { topic, pending: 0, firing: 0, dead: 0, oldestOverdueMs: 0, paused: false };
     for (const slot of slots) {
+      if (slot.pausedAt !== null) totals.paused = true;
       totals.pending += slot.pending;
       totals.firing += slot.firing;
       totals.dead += slot.dead;
@@ -91,6 +92,7 @@ export class TopicReads {
       firing: stats.firing,
       dead: stats.dead,
       oldestOverdueMs: stats.oldestOverdueDueAt === null ? 0 : Math.max(0, stats.now - stats.oldestOverdueDueAt),
+      paused: stats.pausedAt !== null,
     }));
   }
 

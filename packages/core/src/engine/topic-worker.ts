@@ -138,21 +138,25 @@ export class TopicWorker implements ClaimSink {
    * A cancel removed the timeout `id` while a delivery of it held `fencingToken` (the store's
    * notice, from any instance): aborts the signal of that delivery, if it runs here, with
    * `TimeoutCancelledError`. The store refuses its ack and failure record from then on, so none is
-   * sent: the delivery is settled when its handler ends. Without `fencingToken` (this instance's
-   * own cancel, whose answer names no token) the delivery of `id` with the highest token is the
-   * one: tokens of an id only grow, so an older one still running here was already stale.
-   * Returns whether a delivery here matched.
+   * sent: the delivery is settled when its handler ends. A delivery whose handler had already
+   * ended, its ack or failure record still on the way, is marked too: the store refuses that
+   * record, and the refusal is the cancel's, not a stale delivery's (no `stale` event). Without
+   * `fencingToken` (this instance's own cancel, whose answer names no token) the delivery of `id`
+   * with the highest token is the one: tokens of an id only grow, so an older one still held here
+   * was already stale. Returns whether a delivery here matched.
    */
   cancelRunning(id: string, fencingToken?: number): boolean {
     let match: TimeoutDelivery | undefined;
-    for (const delivery of this.running) {
+    // `leased`: running, or ended with the ack or failure record not yet answered.
+    for (const delivery of this.leased) {
       if (delivery.id !== id || delivery.released) continue;
       if (fencingToken === undefined ? match === undefined || delivery.fencingToken > match.fencingToken : delivery.fencingToken === fencingToken) match = delivery;
     }
     if (!match) return false;
     if (!match.cancelled) {
       match.cancelled = true;
-      match.abort(new TimeoutCancelledError(errorMessages.cancelledWhileRunning(this.topic, id, match.attempt)));
+      // A handler that ended has nothing left to stop.
+      if (this.running.has(match)) match.abort(new TimeoutCancelledError(errorMessages.cancelledWhileRunning(this.topic, id, match.attempt)));
     }
     return true;
   }

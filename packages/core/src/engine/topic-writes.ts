@@ -79,7 +79,7 @@ export class TopicWrites {
     await this.context.ensureInit(topic, 'await');
     const { layouts } = this.context;
     const result = await layouts.callById(topic, id, (ref) => this.context.writes.cancel(ref, id));
-    if (result === 'cancelled') this.context.events.emit('cancelled', { topic, id });
+    if (result !== 'not_found') this.context.events.emit('cancelled', { topic, id, firing: result === 'firing' });
     return result;
   }
 
@@ -113,7 +113,7 @@ export class TopicWrites {
         results[index] = { ok: false, topic, id, error: outcome.error };
         return;
       }
-      if (outcome.value === 'cancelled') this.context.events.emit('cancelled', { topic, id });
+      if (outcome.value !== 'not_found') this.context.events.emit('cancelled', { topic, id, firing: outcome.value === 'firing' });
       results[index] = { ok: true, topic, id, result: outcome.value };
     });
     return results;

@@ -18,7 +18,7 @@ export const TIMEOUT_METRICS = {
   staleAcks: 'durable_timeout.stale_acks',
   /** Counter: timeouts handed back as due now on shutdown, no attempt spent. */
   released: 'durable_timeout.released',
-  /** Counter: pending timeouts cancelled by this instance. */
+  /** Counter: timeouts cancelled by this instance, pending ones and those a handler was running (`cancel` returned `firing`). */
   cancelled: 'durable_timeout.cancelled',
   /** Counter: late timeouts dropped by the topic's `late` policy (`action: 'skip'`), no handler run. */
   skipped: 'durable_timeout.skipped',
@@ -36,6 +36,8 @@ export const TIMEOUT_METRICS = {
   dead: 'durable_timeout.dead',
   /** Gauge (s): age of a topic's oldest overdue pending timeout; 0 when none is overdue. */
   oldestOverdueAge: 'durable_timeout.oldest_overdue.age',
+  /** Gauge: 1 while a topic is paused (`pause`, any of its slots), 0 otherwise. */
+  paused: 'durable_timeout.paused',
 } as const;
 
 /** Attribute names the metrics carry. */

@@ -37,9 +37,9 @@ export interface TimeoutMetricsOptions<TTopics extends string = string> {
    */
   meterProvider?: MeterProvider;
   /**
-   * Which topics the observable gauges (pending, firing, dead, oldest overdue age) report: `true`
-   * (default) every topic of the engine, a list for some, `false` for none. Each collection reads
-   * one `stats` script per slot of every reported topic. Every instance reads the same figures
+   * Which topics the observable gauges (pending, firing, dead, oldest overdue age, paused) report:
+   * `true` (default) every topic of the engine, a list for some, `false` for none. Each collection
+   * reads one `stats` script per slot of every reported topic, for all five gauges. Every instance reads the same figures
    * from Redis: aggregate them with `max`, not `sum`, or report them from one instance only.
    */
   gauges?: boolean | readonly TTopics[];
@@ -174,7 +174,7 @@ const COUNTER_DESCRIPTIONS: Record<Counted, string> = {
   deadLettered: 'Handler runs that threw on their last attempt and moved to the dead letters.',
   staleAcks: 'Acks or failure records refused: the lease had passed to a newer delivery.',
   released: 'Timeouts handed back as due now on shutdown, without spending an attempt.',
-  cancelled: 'Pending timeouts cancelled by this instance.',
+  cancelled: 'Timeouts cancelled by this instance: pending ones, and running ones (their handler told to stop).',
   skipped: "Late timeouts dropped by the topic's late policy (skip), no handler run.",
 };
 
@@ -272,8 +272,8 @@ function subscribe(timeouts: DurableTimeouts, counts: OutcomeCounts, histograms:
 }
 
 /**
- * The four gauges, observed together by one batch callback: one `stats` per topic per collection
- * (a `stats` script per slot), never one per gauge. A topic whose figures cannot be read (Redis
+ * The five gauges, observed together by one batch callback: one `stats` per topic per collection
+ * (a `stats` script per slot, which reads the slot's pause mark too), never one per gauge. A topic whose figures cannot be read (Redis
  * down, engine stopped) is left out of that collection. Returns a function that removes the callback.
  */
 function observeGauges(meter: Meter, timeouts: DurableTimeouts, topics: readonly string[], attributes: TopicAttributes): () => void {
@@ -283,7 +283,8 @@ function observeGauges(meter: Meter, timeouts: DurableTimeouts, topics: readonly
   const firing = gauge(NAME.firing, 'Timeouts of the topic claimed by a worker now.', '{timeout}', ValueType.INT);
   const dead = gauge(NAME.dead, 'Dead letters of the topic.', '{timeout}', ValueType.INT);
   const oldestOverdue = gauge(NAME.oldestOverdueAge, "Age of the topic's oldest overdue pending timeout; 0 when none is overdue.", 's', ValueType.DOUBLE);
-  const observables = [pending, firing, dead, oldestOverdue];
+  const paused = gauge(NAME.paused, 'Whether the topic is paused: 1 while no instance fires its timeouts, 0 otherwise.', '1', ValueType.INT);
+  const observables = [pending, firing, dead, oldestOverdue, paused];
   const callback: BatchObservableCallback = async (result) => {
     const read = await Promise.all(topics.map((topic) => timeouts.stats(topic).catch((): TopicStats | null => null)));
     for (const stats of read) {
@@ -293,6 +294,7 @@ function observeGauges(meter: Meter, timeouts: DurableTimeouts, topics: readonly
       result.observe(firing, stats.firing, topicAttributes);
       result.observe(dead, stats.dead, topicAttributes);
       result.observe(oldestOverdue, stats.oldestOverdueMs / 1000, topicAttributes);
+      result.observe(paused, stats.paused ? 1 : 0, topicAttributes);
     }
   };
   meter.addBatchObservableCallback(callback, observables);

@@ -31,14 +31,15 @@ export class RedisReads implements StoreReads {
 
   async stats(slot: SlotRef): Promise<SlotStats> {
     const keys = this.keys.slot(slot.topic, slot.slot);
-    const reply = await this.calls.script('stats', 'stats', [keys.due, keys.lease, keys.dead], []);
-    const [pending, firing, dead, oldest, now] = tuple(reply, 'stats', 5);
+    const reply = await this.calls.script('stats', 'stats', [keys.due, keys.lease, keys.dead, keys.paused], []);
+    const [pending, firing, dead, oldest, now, pausedAt] = tuple(reply, 'stats', 6);
     return {
       pending: Number(pending),
       firing: Number(firing),
       dead: Number(dead),
       oldestOverdueDueAt: oldest === null ? null : Number(oldest),
       now: Number(now),
+      pausedAt: pausedAt === null ? null : Number(pausedAt),
     };
   }
 

@@ -308,6 +308,8 @@ export interface SlotStats {
   /** Due time of the oldest pending timeout that is overdue, or null. */
   oldestOverdueDueAt: number | null;
   now: number;
+  /** When the slot was paused (`StoreReads.pause`), or null when it is not paused. */
+  pausedAt: number | null;
 }
 
 /** A dead letter as stored. */

@@ -139,7 +139,10 @@ export interface StoreReads {
   /** Reads one timeout in any state, or null. */
   get(slot: SlotRef, id: string): Promise<StoredTimeout | null>;
 
-  /** Counts of one slot and the due time of its oldest overdue pending timeout (null when none is overdue). */
+  /**
+   * Counts of one slot, the due time of its oldest overdue pending timeout (null when none is
+   * overdue) and when it was paused (null when it is not): one call, the metrics' gauges read it.
+   */
   stats(slot: SlotRef): Promise<SlotStats>;
 
   /**

@@ -176,8 +176,9 @@ class MemoryReads extends MemoryRole implements StoreReads {
     const now = this.clock.now();
     const counts = { pending: 0, firing: 0, dead: 0 };
     for (const entry of this.slots.get(slot).entries.values()) counts[entry.state] += 1;
-    const earliest = earliestPending(this.slots.get(slot));
-    return { ...counts, oldestOverdueDueAt: earliest !== null && earliest <= now ? earliest : null, now };
+    const state = this.slots.get(slot);
+    const earliest = earliestPending(state);
+    return { ...counts, oldestOverdueDueAt: earliest !== null && earliest <= now ? earliest : null, now, pausedAt: state.pausedAt };
   }
 
   async listDead(slot: SlotRef, offset: number, limit: number): Promise<StoredDeadLetter[]> {

@@ -1,5 +1,5 @@
 import type { TopicStats } from '@durable-timeout/core';
-import type { AdminDeadLetter, AdminTimeout, AdminTopicDetail } from './durable-timeout-admin.service.js';
+import type { AdminDeadLetter, AdminSchedule, AdminTimeout, AdminTopicDetail } from './durable-timeout-admin.service.js';
 
 /** The selected topic of the page, with one page of each of its tables. */
 export interface AdminPageTopic {
@@ -15,6 +15,8 @@ export interface AdminPageModel {
   /** The page's own path: its script, style sheet and API live under it. */
   base: string;
   overview: TopicStats[];
+  /** Every recurring schedule; undefined when the application declares no schedules topic. */
+  schedules: AdminSchedule[] | undefined;
   selected: AdminPageTopic | undefined;
   pageSize: number;
   showPayloads: boolean;
@@ -48,6 +50,7 @@ export function renderAdminPage(model: AdminPageModel): string {
 <p id="flash" class="flash" role="status" hidden></p>
 <main>
 ${renderOverview(model)}
+${model.schedules ? renderSchedules(model, model.schedules) : ''}
 ${selected ? renderTopic(model, selected) : '<p class="empty">This application configures no topics.</p>'}
 </main>
 <footer>Read and rendered in ${Math.round(model.renderMs)} ms at ${escape(new Date(model.now).toISOString())}. ${
@@ -63,7 +66,7 @@ function renderOverview(model: AdminPageModel): string {
     .map((stats) => {
       const current = stats.topic === model.selected?.detail.topic;
       return `<tr${current ? ' class="current"' : ''}>
-  <td><a href="${attr(selfLink(stats.topic, 0, 0))}"${current ? ' aria-current="page"' : ''}>${escape(stats.topic)}</a></td>
+  <td><a href="${attr(selfLink(stats.topic, 0, 0))}"${current ? ' aria-current="page"' : ''}>${escape(stats.topic)}</a>${stats.paused ? ' <span class="paused">paused</span>' : ''}</td>
   <td class="num">${count(stats.pending)}</td>
   <td class="num">${count(stats.firing)}</td>
   <td class="num${stats.dead > 0 ? ' bad' : ''}">${count(stats.dead)}</td>
@@ -77,6 +80,34 @@ function renderOverview(model: AdminPageModel): string {
 <thead><tr><th>topic</th><th class="num">pending</th><th class="num">firing</th><th class="num">dead</th><th class="num">oldest overdue</th></tr></thead>
 <tbody>
 ${rows}
+</tbody>
+</table>
+</section>`;
+}
+
+function renderSchedules(model: AdminPageModel, schedules: AdminSchedule[]): string {
+  const rows = schedules
+    .map(
+      (schedule) => `<tr data-name="${attr(schedule.name)}">
+  <td class="id">${escape(schedule.name)}</td>
+  <td class="id">${schedule.cron !== undefined ? escape(schedule.cron) : `every ${duration(schedule.everyMs ?? 0)}`}</td>
+  <td>${escape(schedule.timeZone ?? (schedule.cron !== undefined ? 'UTC' : '-'))}</td>
+  <td><time datetime="${attr(iso(schedule.nextAt))}">${escape(iso(schedule.nextAt))}</time></td>
+  <td class="${schedule.state === 'pending' && schedule.nextAt <= model.now ? 'warn' : ''}">${schedule.state === 'pending' ? relative(schedule.nextAt, model.now) : ''}</td>
+  <td>${escape(schedule.catchUp)}</td>
+  <td class="${schedule.state === 'dead' ? 'bad' : ''}">${escape(schedule.state)}</td>
+  ${model.showPayloads ? `<td class="payload">${escape(clip(JSON.stringify(schedule.payload) ?? '-', 200))}</td>` : ''}
+  <td class="actions"><button type="button" class="danger" data-action="remove-schedule" data-name="${attr(schedule.name)}">Remove</button></td>
+</tr>`,
+    )
+    .join('\n');
+  const columns = model.showPayloads ? 9 : 8;
+  return `<section aria-labelledby="schedules-title">
+<h2 id="schedules-title">Recurring schedules</h2>
+<table class="schedules">
+<thead><tr><th>name</th><th>when</th><th>time zone</th><th>next occurrence</th><th></th><th>catch-up</th><th>state</th>${model.showPayloads ? '<th>payload</th>' : ''}<th></th></tr></thead>
+<tbody>
+${rows || `<tr><td colspan="${columns}" class="empty">No recurring schedules.</td></tr>`}
 </tbody>
 </table>
 </section>`;

@@ -2,7 +2,7 @@ import { ADMIN_CSRF_HEADER } from './durable-timeout-admin.constants.js';
 
 /**
  * The page's one script, served as `admin.js` (no build step, no inline code). It asks before a
- * replay, purge, pause or resume, posts it to the JSON API with the header that proves the request comes from the
+ * replay, purge, pause, resume or removal of a recurring schedule, posts it to the JSON API with the header that proves the request comes from the
  * page, reloads the page to show the outcome, and keeps the auto-refresh choice for the session.
  */
 export const ADMIN_PAGE_SCRIPT = `'use strict';
@@ -28,6 +28,10 @@ export const ADMIN_PAGE_SCRIPT = `'use strict';
     var button = event.target.closest('button[data-action]');
     if (!button) return;
     var action = button.getAttribute('data-action');
+    if (action === 'remove-schedule') {
+      removeSchedule(button);
+      return;
+    }
     var topic = button.getAttribute('data-topic');
     var id = button.getAttribute('data-id');
     var flow = action === 'pause' || action === 'resume';
@@ -41,18 +45,7 @@ export const ADMIN_PAGE_SCRIPT = `'use strict';
           : 'Purge ' + what + ' of ' + topic + '? It is deleted for good.';
     if (!window.confirm(question)) return;
     button.disabled = true;
-    fetch(api + '/topics/' + encodeURIComponent(topic) + (flow ? '/' : '/dead/') + action, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', '${ADMIN_CSRF_HEADER}': '1' },
-      body: JSON.stringify(id === null || flow ? {} : { ids: [id] }),
-    })
-      .then(function (response) {
-        return response.json().then(function (body) {
-          if (!response.ok) throw new Error(body.message || response.statusText);
-          return body;
-        });
-      })
+    post('/topics/' + encodeURIComponent(topic) + (flow ? '/' : '/dead/') + action, id === null || flow ? {} : { ids: [id] })
       .then(function (body) {
         if (flow) {
           sessionStorage.setItem(FLASH_KEY, (action === 'pause' ? 'Paused ' : 'Resumed ') + topic + '.');
@@ -68,6 +61,37 @@ export const ADMIN_PAGE_SCRIPT = `'use strict';
         show('Failed: ' + error.message, true);
       });
   });
+
+  function post(path, body) {
+    return fetch(api + path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', '${ADMIN_CSRF_HEADER}': '1' },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.json().then(function (answer) {
+        if (!response.ok) throw new Error(answer.message || response.statusText);
+        return answer;
+      });
+    });
+  }
+
+  function removeSchedule(button) {
+    var name = button.getAttribute('data-name');
+    var question = 'Remove the recurring schedule ' + name + '? No occurrence of it fires any more (one running now runs to its end). ' +
+      'An application that declares it creates it again when it starts.';
+    if (!window.confirm(question)) return;
+    button.disabled = true;
+    post('/schedules/' + encodeURIComponent(name) + '/remove', {})
+      .then(function (body) {
+        sessionStorage.setItem(FLASH_KEY, body.removed ? 'Removed the recurring schedule ' + name + '.' : 'The recurring schedule ' + name + ' was gone already.');
+        location.reload();
+      })
+      .catch(function (error) {
+        button.disabled = false;
+        show('Failed: ' + error.message, true);
+      });
+  }
 
   var auto = document.getElementById('auto-refresh');
   auto.checked = sessionStorage.getItem(REFRESH_KEY) === 'on';

@@ -24,7 +24,7 @@ import { AdminTokenGuard } from './admin-token.guard.js';
 import { ADMIN_CSRF_HEADER, DURABLE_TIMEOUT_ADMIN_SETTINGS } from './durable-timeout-admin.constants.js';
 import type { DurableTimeoutAdminSettings } from './durable-timeout-admin-options.interface.js';
 import { adminMessages } from './durable-timeout-admin.messages.js';
-import { DurableTimeoutAdminService, type AdminDeadLetter, type AdminTimeout, type AdminTopicDetail } from './durable-timeout-admin.service.js';
+import { DurableTimeoutAdminService, type AdminDeadLetter, type AdminSchedule, type AdminTimeout, type AdminTopicDetail } from './durable-timeout-admin.service.js';
 
 /** The page may load only its own script and style, talk only to its own API, and be framed by nobody. */
 const PAGE_POLICY =
@@ -61,7 +61,7 @@ export class DurableTimeoutAdminRoutes {
   ): Promise<string> {
     const started = performance.now();
     const base = basePathOf(request);
-    const overview = await this.admin.overview();
+    const [overview, schedules] = await Promise.all([this.admin.overview(), this.admin.hasSchedules ? this.admin.schedules() : undefined]);
     const name = topic ?? overview[0]?.topic;
     let selected: AdminPageTopic | undefined;
     if (name !== undefined) {
@@ -78,6 +78,7 @@ export class DurableTimeoutAdminRoutes {
     return renderAdminPage({
       base,
       overview,
+      schedules,
       selected,
       pageSize: this.settings.pageSize,
       showPayloads: this.settings.showPayloads,
@@ -86,7 +87,7 @@ export class DurableTimeoutAdminRoutes {
     });
   }
 
-  /** The page's one script: the replay and purge buttons, and the optional auto-refresh. */
+  /** The page's one script: the replay, purge, pause, resume and remove buttons, and the optional auto-refresh. */
   @Get('admin.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', 'no-cache')
@@ -146,6 +147,21 @@ export class DurableTimeoutAdminRoutes {
   async purge(@Param('topic') topic: string, @Body() body: unknown, @Headers(ADMIN_CSRF_HEADER) marker?: string): Promise<{ purged: number }> {
     requireMarker(marker);
     return { purged: await this.admin.purge(topic, idsOf(body)) };
+  }
+
+  /** Every recurring schedule by name (docs/SCHEDULES.md); 404 when the application declares no schedules topic. */
+  @Get('api/schedules')
+  @Header('Cache-Control', 'no-store')
+  schedules(): Promise<AdminSchedule[]> {
+    return this.admin.schedules();
+  }
+
+  /** Removes a recurring schedule: `{ "removed": false }` when there was none. Needs the page's header. */
+  @Post('api/schedules/:name/remove')
+  @HttpCode(200)
+  async removeSchedule(@Param('name') name: string, @Headers(ADMIN_CSRF_HEADER) marker?: string): Promise<{ removed: boolean }> {
+    requireMarker(marker);
+    return { removed: await this.admin.removeSchedule(name) };
   }
 
   /** Pauses the topic on every instance (docs/FLOW-CONTROL.md). Needs the page's header. */

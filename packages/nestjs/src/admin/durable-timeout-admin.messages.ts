@@ -15,6 +15,8 @@ export const adminMessages = {
   badShift: (): string => 'Invalid body: send { "shift": true } to move pending due times later by the pause, or {} to fire what fell due.',
   badIds: (): string => 'Invalid body: send { "ids": ["id", ...] } (at most 1,000 ids), or {} for every dead letter.',
   badInteger: (name: string, value: string): string => `Invalid ${name} ${JSON.stringify(value)}: use a whole number.`,
+  noSchedules: (topic: string): string =>
+    `No recurring schedules here: this application does not declare the topic ${JSON.stringify(topic)} they live in.`,
   // An operator typing a URL: a typo is likelier than a missing topic, and the fix of one is in the
   // application's code (forRoot or forFeature topics), not in this request.
   unknownTopic: (topic: string, known: readonly string[]): string =>

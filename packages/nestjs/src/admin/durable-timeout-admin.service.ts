@@ -1,5 +1,15 @@
 import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
-import { DurableTimeoutError, DurableTimeouts, UnknownTopicError, type DeadLetter, type TimeoutInfo, type TopicSlotStats, type TopicStats } from '@durable-timeout/core';
+import {
+  DurableTimeoutError,
+  DurableTimeouts,
+  SCHEDULES_TOPIC,
+  UnknownTopicError,
+  type DeadLetter,
+  type RecurringScheduleInfo,
+  type TimeoutInfo,
+  type TopicSlotStats,
+  type TopicStats,
+} from '@durable-timeout/core';
 import type { TopicPauseState, TopicResumeResult } from '@durable-timeout/core';
 import { httpAnswerOf } from '../durable-timeout-http-errors.js';
 import { DURABLE_TIMEOUTS } from '../durable-timeout.constants.js';
@@ -13,6 +23,9 @@ export type AdminTimeout = Omit<TimeoutInfo, 'payload'> & { payload?: TimeoutInf
 /** A dead letter as the page shows it: the payload only when payloads are enabled. */
 export type AdminDeadLetter = Omit<DeadLetter, 'payload'> & { payload?: DeadLetter['payload'] };
 
+/** A recurring schedule as the page shows it (`schedules.list`): the payload only when payloads are enabled. */
+export type AdminSchedule = Omit<RecurringScheduleInfo, 'payload'> & { payload?: RecurringScheduleInfo['payload'] };
+
 /** One topic in detail: its totals, every slot, and whether it is paused. */
 export interface AdminTopicDetail extends TopicStats {
   perSlot: TopicSlotStats[];
@@ -23,7 +36,8 @@ export interface AdminTopicDetail extends TopicStats {
 
 /**
  * What the admin page and its API read and change, through the engine's public methods only: counts
- * per topic and per slot, and pages of pending timeouts and dead letters (never whole sets). Engine
+ * per topic and per slot, pages of pending timeouts and dead letters (never whole sets), and the
+ * recurring schedules (`schedules.list`, every schedule: they are few). Engine
  * errors become HTTP errors: unknown topic 404, bad input 400, Redis unavailable 503.
  */
 @Injectable()
@@ -71,6 +85,27 @@ export class DurableTimeoutAdminService {
     return asHttp(() => this.engine.purgeDead(topic, ids));
   }
 
+  /** Whether the application has recurring schedules: its engine declares the schedules topic. */
+  get hasSchedules(): boolean {
+    return this.engine.topics.includes(SCHEDULES_TOPIC);
+  }
+
+  /** Every recurring schedule, by name; 404 when the application declares no schedules topic. */
+  schedules(): Promise<AdminSchedule[]> {
+    return asHttp(async () => {
+      this.requireSchedules();
+      return (await this.engine.schedules.list()).map((schedule) => this.hidePayload(schedule));
+    });
+  }
+
+  /** Removes a recurring schedule (`schedules.remove`): no occurrence of it fires afterwards. True when it existed. */
+  removeSchedule(name: string): Promise<boolean> {
+    return asHttp(async () => {
+      this.requireSchedules();
+      return this.engine.schedules.remove(name);
+    });
+  }
+
   /** Pauses a topic on every instance. */
   pause(topic: string): Promise<TopicPauseState> {
     return asHttp(() => this.engine.pause(topic));
@@ -79,6 +114,10 @@ export class DurableTimeoutAdminService {
   /** Resumes a paused topic, shifting its pending due times by the pause when `shift` is true. */
   resume(topic: string, shift: boolean): Promise<TopicResumeResult> {
     return asHttp(() => this.engine.resume(topic, { shift }));
+  }
+
+  private requireSchedules(): void {
+    if (!this.hasSchedules) throw new NotFoundException(adminMessages.noSchedules(SCHEDULES_TOPIC));
   }
 
   private hidePayload<T extends { payload: unknown }>(record: T): Omit<T, 'payload'> & { payload?: T['payload'] } {

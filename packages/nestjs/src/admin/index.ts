@@ -16,6 +16,7 @@ export { AdminTokenGuard } from './admin-token.guard.js';
 export {
   DurableTimeoutAdminService,
   type AdminDeadLetter,
+  type AdminSchedule,
   type AdminTimeout,
   type AdminTopicDetail,
 } from './durable-timeout-admin.service.js';

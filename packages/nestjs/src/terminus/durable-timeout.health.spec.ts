@@ -10,13 +10,11 @@ const healthy: HealthSnapshot = { redisLatencyMs: 1, running: true, maxPollerIdl
 function indicator(options: {
   health?: () => Promise<HealthSnapshot>;
   stats?: (topic: string) => Promise<TopicStats>;
-  paused?: readonly string[];
   commandTimeoutMs?: number;
 }): DurableTimeoutHealthIndicator {
   const engine = {
-    pauseState: async (topic: string) => ({ topic, paused: options.paused?.includes(topic) ?? false, pausedAt: options.paused?.includes(topic) ? 1 : null }),
     health: options.health ?? (async () => healthy),
-    stats: options.stats ?? (async (topic: string) => ({ topic, pending: 1, firing: 0, dead: 0, oldestOverdueMs: 0 })),
+    stats: options.stats ?? (async (topic: string) => ({ topic, pending: 1, firing: 0, dead: 0, oldestOverdueMs: 0, paused: false })),
   };
   const settings = settingsOf(
     createTestingTimeouts({ topics: { payment: {}, ride: {} }, sweepIntervalMs: 1_000, commandTimeoutMs: options.commandTimeoutMs ?? 1_000 }).timeouts,
@@ -61,7 +59,7 @@ describe('DurableTimeoutHealthIndicator', () => {
 
   it('is down when a checked topic has an overdue timeout older than maxOverdueMs', async () => {
     const late = indicator({
-      stats: async (topic) => ({ topic, pending: 5, firing: 0, dead: 0, oldestOverdueMs: topic === 'ride' ? 90_000 : 0 }),
+      stats: async (topic) => ({ topic, pending: 5, firing: 0, dead: 0, oldestOverdueMs: topic === 'ride' ? 90_000 : 0, paused: false }),
     });
     const down = (await late.isHealthy())['durable-timeout'];
     expect(down).toMatchObject({ status: 'down', message: expect.stringContaining("'ride' is 90000 ms late (limit 60000 ms)") });
@@ -71,8 +69,7 @@ describe('DurableTimeoutHealthIndicator', () => {
 
   it('reports paused topics, whose overdue timeouts wait on purpose and do not make it down', async () => {
     const paused = indicator({
-      stats: async (topic) => ({ topic, pending: 5, firing: 0, dead: 0, oldestOverdueMs: topic === 'ride' ? 90_000 : 0 }),
-      paused: ['ride'],
+      stats: async (topic) => ({ topic, pending: 5, firing: 0, dead: 0, oldestOverdueMs: topic === 'ride' ? 90_000 : 0, paused: topic === 'ride' }),
     });
     expect((await paused.isHealthy())['durable-timeout']).toMatchObject({ status: 'up', pausedTopics: ['ride'] });
   });

@@ -100,11 +100,9 @@ export class DurableTimeoutHealthIndicator {
       return { ...details, message: durableTimeoutHealthMessages.redisUnreachable(this.settings.commandTimeoutMs) };
     }
     const topics = options.topics ?? this.settings.topics;
-    const [stats, pauses] = await Promise.all([
-      Promise.all(topics.map((topic) => this.engine.stats(topic))),
-      Promise.all(topics.map((topic) => this.engine.pauseState(topic))),
-    ]);
-    details.pausedTopics = pauses.filter((state) => state.paused).map((state) => state.topic);
+    // One stats script per slot, which reads the slot's pause mark too.
+    const stats = await Promise.all(topics.map((topic) => this.engine.stats(topic)));
+    details.pausedTopics = stats.filter((topic) => topic.paused).map((topic) => topic.topic);
     details.topics = {};
     for (const { topic, pending, firing, dead, oldestOverdueMs } of stats) {
       details.topics[topic] = { pending, firing, dead, oldestOverdueMs };
