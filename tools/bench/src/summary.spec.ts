@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { BenchReport, RunResult } from './report.js';
 import { durabilityLines, metricsCostLine, renderMarkdownReport, renderTextReport, runRows, targetRows } from './summary.js';
 import { SYSTEM } from './systems/names.js';
+import { NOT_MEASURED } from './targets.js';
 
 const run: RunResult = {
   system: 'durable-timeout',
@@ -37,6 +38,14 @@ describe('summary', () => {
     expect(runRows([run])).toEqual([
       ['durable-timeout', 'burst 50k', '90,123', '51,000', '120', '480', '510', '150', '7.17', '0.25', '14.4', '20.1', '50,000/50,000 +3 dup'],
     ]);
+  });
+
+  it('says reported for a figure without a limit, n/a when it was not measured either', () => {
+    const rows = targetRows([
+      { target: 'r', measured: '0.50x (40.0 vs 80.0 us)', pass: null, reportOnly: true },
+      { target: 's', measured: NOT_MEASURED, pass: null, reportOnly: true },
+    ]);
+    expect(rows.map((row) => row[2])).toEqual(['reported', 'n/a']);
   });
 
   it('spells verdicts out, n/a when a figure was missing', () => {

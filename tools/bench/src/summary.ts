@@ -1,5 +1,5 @@
 import type { BenchReport, RunResult } from './report.js';
-import type { TargetVerdict } from './targets.js';
+import { NOT_MEASURED, type TargetVerdict } from './targets.js';
 import { METRICS_SYSTEMS, SYSTEM } from './systems/names.js';
 import type { DurabilityFigure } from './durability-cost.js';
 import type { SchedulingFigure } from './scheduling-compare.js';
@@ -48,14 +48,14 @@ export function runRows(runs: readonly RunResult[]): string[][] {
 
 const TARGET_COLUMNS: Column[] = [{ header: 'target' }, { header: 'measured' }, { header: 'verdict' }];
 
-function verdictText(pass: boolean | null): string {
-  if (pass === null) return 'n/a';
-  return pass ? 'PASS' : 'FAIL';
+function verdictText(verdict: TargetVerdict): string {
+  if (verdict.pass === null) return verdict.reportOnly && verdict.measured !== NOT_MEASURED ? 'reported' : 'n/a';
+  return verdict.pass ? 'PASS' : 'FAIL';
 }
 
 /** One row per target. */
 export function targetRows(verdicts: readonly TargetVerdict[]): string[][] {
-  return verdicts.map((v) => [v.target, v.measured, verdictText(v.pass)]);
+  return verdicts.map((v) => [v.target, v.measured, verdictText(v)]);
 }
 
 function extraLines(report: BenchReport): string[] {
