@@ -18,6 +18,8 @@ export interface RunResult {
   latenessCdf: CdfPoint[] | null;
   /** `used_memory` growth per pending timeout (20-byte payload); null without Redis. */
   bytesPerPending: number | null;
+  /** The same with 36-character UUID ids (durable-timeout and BullMQ only), null where not measured. */
+  bytesPerPendingUuid: number | null;
   /** Redis commands per timeout over schedule, fire and ack (commands inside Lua scripts included). */
   redisCommandsPerFired: number | null;
   /** Commands the scheduler and the worker sent to Redis per timeout over schedule, fire and ack (a script call counts once: the round trips paid). */
@@ -92,6 +94,7 @@ export function failedRun(system: string, workload: { name: string; count: numbe
     lateness: null,
     latenessCdf: null,
     bytesPerPending: null,
+    bytesPerPendingUuid: null,
     redisCommandsPerFired: null,
     redisCallsPerFired: null,
     fired: 0,
@@ -114,6 +117,8 @@ export interface JsonRun {
   /** Handler start minus due time, nearest-rank percentiles over the first start of every id. */
   latenessMs: { p50: number | null; p99: number | null; max: number | null };
   bytesPerPending: number | null;
+  /** `used_memory` growth per pending timeout with 36-character UUID ids (durable-timeout and BullMQ). */
+  bytesPerPendingUuidIds: number | null;
   /** Commands Redis ran per fired timeout, those inside Lua scripts included. */
   redisCommandsPerFired: number | null;
   /** Commands the scheduler and the worker sent per fired timeout (schedules, claims, acks; a script call once). */
@@ -174,6 +179,7 @@ export function toJsonReport(report: BenchReport): JsonReport {
         max: run.lateness?.max ?? null,
       },
       bytesPerPending: whole(run.bytesPerPending),
+      bytesPerPendingUuidIds: whole(run.bytesPerPendingUuid),
       redisCommandsPerFired: hundredths(run.redisCommandsPerFired),
       redisCallsPerFired: hundredths(run.redisCallsPerFired),
       workerCpuUsPerFired: tenths(run.workerCpuUsPerFired),

@@ -34,6 +34,8 @@ export interface RunSpec {
 interface PendingFigures {
   schedulePerSec: number | null;
   bytesPerPending: number | null;
+  /** The same with 36-character UUID ids; null for the systems measured with short ids only. */
+  bytesPerPendingUuid: number | null;
   elapsedMs: number;
 }
 
@@ -46,22 +48,39 @@ const GRACE_MS = 30_000;
 /** BullMQ concurrency of BASELINE.md: 50 for 2,000/s, 100 above. */
 export const concurrencyOf = (workload: Workload): number => (workload.kind === 'steady' && workload.count / (workload.windowMs / 1000) <= 2_000 ? 50 : 100);
 
-async function measurePending(spec: RunSpec): Promise<PendingFigures> {
-  const { system, workload, probe } = spec;
+/** The systems whose memory is also measured with 36-character UUID ids (the memory target compares them). */
+const UUID_MEMORY_SYSTEMS: readonly string[] = [SYSTEM.engine, SYSTEM.bullmq];
+
+/** Schedules `plan` with a fresh scheduler and nothing firing: the time it took and the growth of `used_memory`. Flushes afterwards. */
+async function schedulePending(spec: RunSpec, plan: DuePlan, whilePending?: (prefix: string) => Promise<void>): Promise<{ elapsedMs: number; bytes: number }> {
+  const { system, probe } = spec;
   const scheduler = await system.openScheduler(spec.target, spec.prefix, async () => undefined);
   try {
     const before = await probe.usedMemory();
-    const plan = planOf(workload, Date.now() + FAR_FUTURE_MS);
     const started = performance.now();
     await scheduler.scheduleAll(plan);
     const elapsedMs = performance.now() - started;
     const after = await probe.usedMemory();
-    await spec.whilePending?.(spec.prefix);
-    return { schedulePerSec: perSecond(workload.count, elapsedMs), bytesPerPending: (after - before) / workload.count, elapsedMs };
+    await whilePending?.(spec.prefix);
+    return { elapsedMs, bytes: after - before };
   } finally {
     await scheduler.close();
     await probe.flushAll();
   }
+}
+
+async function measurePending(spec: RunSpec): Promise<PendingFigures> {
+  const { workload } = spec;
+  const short = await schedulePending(spec, planOf(workload, Date.now() + FAR_FUTURE_MS), spec.whilePending);
+  const uuid = UUID_MEMORY_SYSTEMS.includes(spec.label)
+    ? await schedulePending(spec, { ...planOf(workload, Date.now() + FAR_FUTURE_MS), uuidIds: true })
+    : null;
+  return {
+    schedulePerSec: perSecond(workload.count, short.elapsedMs),
+    bytesPerPending: short.bytes / workload.count,
+    bytesPerPendingUuid: uuid === null ? null : uuid.bytes / workload.count,
+    elapsedMs: short.elapsedMs,
+  };
 }
 
 /**
@@ -77,7 +96,8 @@ export async function runOne(spec: RunSpec): Promise<RunResult> {
   await probe.flushAll();
   const pending = system.usesRedis ? await measurePending(spec) : null;
   if (pending) {
-    spec.log(`  scheduled ${formatNumber(workload.count)} in ${formatNumber(pending.elapsedMs)} ms, ${formatNumber(pending.bytesPerPending)} B each`);
+    const uuid = pending.bytesPerPendingUuid === null ? '' : `, ${formatNumber(pending.bytesPerPendingUuid)} B each with UUID ids`;
+    spec.log(`  scheduled ${formatNumber(workload.count)} in ${formatNumber(pending.elapsedMs)} ms, ${formatNumber(pending.bytesPerPending)} B each${uuid}`);
   }
 
   let lastProgress = 0;
@@ -183,6 +203,7 @@ function toRunResult(
     lateness: summarizeLateness(fire.lateness),
     latenessCdf: distinct === 0 ? null : cumulativeDistribution(fire.lateness),
     bytesPerPending: pending?.bytesPerPending ?? null,
+    bytesPerPendingUuid: pending?.bytesPerPendingUuid ?? null,
     redisCommandsPerFired: redis === null || distinct === 0 ? null : commands / distinct,
     redisCallsPerFired: redis === null || distinct === 0 ? null : redis.calls / distinct,
     fired: fire.fired,

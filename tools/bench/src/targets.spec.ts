@@ -20,6 +20,7 @@ interface EngineFigures {
   workerCpuAt200: number;
   burstFiredPerSec: number;
   burstRedisCpu: number;
+  bytesUuidAt10k: number | null;
   clusterRedisCpu: number;
   scheduleManyPerSec: number;
   scheduleCpu: { client: number; redis: number };
@@ -35,6 +36,7 @@ const PASSING: EngineFigures = {
   workerCpuAt200: 150,
   burstFiredPerSec: 60_000,
   burstRedisCpu: 25,
+  bytesUuidAt10k: 190,
   clusterRedisCpu: 28,
   scheduleManyPerSec: 60_000,
   scheduleCpu: { client: 8, redis: 5 },
@@ -46,12 +48,12 @@ function report(overrides: Partial<EngineFigures> = {}): BenchReport {
     quick: false,
     environment: [],
     runs: [
-      run('durable-timeout', 'steady 200/s', { lateness: late(900), schedulePerSec: 1_000, bytesPerPending: 900, workerCpuUsPerFired: e.workerCpuAt200, redisCpuUsPerFired: 90, redisCallsPerFired: 1.4 }),
-      run('bullmq', 'steady 200/s', { lateness: late(1), schedulePerSec: 18_000, bytesPerPending: 850, workerCpuUsPerFired: 200, redisCpuUsPerFired: 120, redisCallsPerFired: 4 }),
-      run('durable-timeout', 'steady 2k/s', { lateness: late(e.p99At2k, e.p50At2k), schedulePerSec: 90_000, bytesPerPending: 150, workerCpuUsPerFired: e.workerCpuAt2k, redisCpuUsPerFired: e.redisCpuAt2k, redisCallsPerFired: e.callsAt2k }),
-      run('bullmq', 'steady 2k/s', { lateness: late(86), schedulePerSec: 18_000, bytesPerPending: 850, workerCpuUsPerFired: 100, redisCpuUsPerFired: 100, redisCallsPerFired: 3.5 }),
-      run('durable-timeout', 'steady 10k/s', { lateness: late(0, 0), schedulePerSec: 60_000, bytesPerPending: 140, workerCpuUsPerFired: 40, redisCpuUsPerFired: 50, redisCallsPerFired: 0.2 }),
-      run('bullmq', 'steady 10k/s', { lateness: late(227), schedulePerSec: 20_000, bytesPerPending: 800, workerCpuUsPerFired: 80, redisCpuUsPerFired: 125, redisCallsPerFired: 3 }),
+      run('durable-timeout', 'steady 200/s', { lateness: late(900), schedulePerSec: 1_000, bytesPerPending: 900, bytesPerPendingUuid: 1_000, workerCpuUsPerFired: e.workerCpuAt200, redisCpuUsPerFired: 90, redisCallsPerFired: 1.4 }),
+      run('bullmq', 'steady 200/s', { lateness: late(1), schedulePerSec: 18_000, bytesPerPending: 850, bytesPerPendingUuid: 950, workerCpuUsPerFired: 200, redisCpuUsPerFired: 120, redisCallsPerFired: 4 }),
+      run('durable-timeout', 'steady 2k/s', { lateness: late(e.p99At2k, e.p50At2k), schedulePerSec: 90_000, bytesPerPending: 150, bytesPerPendingUuid: 180, workerCpuUsPerFired: e.workerCpuAt2k, redisCpuUsPerFired: e.redisCpuAt2k, redisCallsPerFired: e.callsAt2k }),
+      run('bullmq', 'steady 2k/s', { lateness: late(86), schedulePerSec: 18_000, bytesPerPending: 850, bytesPerPendingUuid: 1_000, workerCpuUsPerFired: 100, redisCpuUsPerFired: 100, redisCallsPerFired: 3.5 }),
+      run('durable-timeout', 'steady 10k/s', { lateness: late(0, 0), schedulePerSec: 60_000, bytesPerPending: 140, bytesPerPendingUuid: e.bytesUuidAt10k, workerCpuUsPerFired: 40, redisCpuUsPerFired: 50, redisCallsPerFired: 0.2 }),
+      run('bullmq', 'steady 10k/s', { lateness: late(227), schedulePerSec: 20_000, bytesPerPending: 800, bytesPerPendingUuid: 1_000, workerCpuUsPerFired: 80, redisCpuUsPerFired: 125, redisCallsPerFired: 3 }),
       run('durable-timeout', 'burst 50k', { firedPerSec: e.burstFiredPerSec, redisCpuUsPerFired: e.burstRedisCpu }),
       run('bullmq', 'burst 50k', { firedPerSec: 17_000, redisCpuUsPerFired: 125 }),
       run('durable-timeout (cluster, 3 masters)', 'burst 50k', { firedPerSec: 30_000, redisCpuUsPerFired: e.clusterRedisCpu }),
@@ -98,6 +100,7 @@ describe('evaluateTargets', () => {
       "burst 50k Redis CPU per fired on a 3-master cluster <= 1.15x one server's": true,
       'burst 50k fired/s on a 3-master cluster (one worker process)': null,
       'bytes per pending <= 1/5 of BullMQ (worst workload)': true,
+      'bytes per pending with 36-character UUID ids <= 1/5 of BullMQ (worst workload)': true,
       'scheduleMany() schedule/s >= 4x BullMQ addBulk()': true,
       'scheduleMany() client + Redis CPU per scheduled timeout >= 5x less than BullMQ addBulk()': false,
       'schedule() schedule/s >= 3x BullMQ add() per job': false,
@@ -158,16 +161,25 @@ describe('evaluateTargets', () => {
   it('rates the burst against BullMQ in fired/s and Redis CPU per fired', () => {
     const passing = evaluateTargets(report());
     expect(verdictOf(passing, 'burst 50k fired/s >= 3x BullMQ (one worker process)').measured).toBe('3.5x (60,000 vs 17,000/s)');
-    expect(verdictOf(passing, 'burst 50k Redis CPU per fired <= 1/4 of BullMQ').measured).toBe('1/5.0 (25.0 vs 125.0 us)');
+    expect(verdictOf(passing, 'burst 50k Redis CPU per fired <= 1/4 of BullMQ').measured).toBe('1/5.00 (25.0 vs 125.0 us)');
     const failing = evaluateTargets(report({ burstFiredPerSec: 50_000, burstRedisCpu: 32 }));
     expect(verdictOf(failing, 'burst 50k fired/s >= 3x BullMQ (one worker process)').pass).toBe(false);
-    expect(verdictOf(failing, 'burst 50k Redis CPU per fired <= 1/4 of BullMQ')).toMatchObject({ measured: '1/3.9 (32.0 vs 125.0 us)', pass: false });
+    expect(verdictOf(failing, 'burst 50k Redis CPU per fired <= 1/4 of BullMQ')).toMatchObject({ measured: '1/3.91 (32.0 vs 125.0 us)', pass: false });
   });
 
   it("rates the cluster's Redis CPU per fired in the burst against one server's", () => {
     const target = "burst 50k Redis CPU per fired on a 3-master cluster <= 1.15x one server's";
     expect(verdictOf(evaluateTargets(report({ burstRedisCpu: 25, clusterRedisCpu: 28 })), target)).toMatchObject({ measured: '1.12x (28.0 vs 25.0 us)', pass: true });
     expect(verdictOf(evaluateTargets(report({ burstRedisCpu: 25, clusterRedisCpu: 29 })), target)).toMatchObject({ measured: '1.16x (29.0 vs 25.0 us)', pass: false });
+  });
+
+  it('holds bytes per pending to 1/5 of BullMQ\'s at the worst workload but 200/s, with short ids and with UUID ids', () => {
+    const target = 'bytes per pending with 36-character UUID ids <= 1/5 of BullMQ (worst workload)';
+    expect(verdictOf(evaluateTargets(report()), 'bytes per pending <= 1/5 of BullMQ (worst workload)').measured).toBe('1/5.67 (150 vs 850 B)');
+    expect(verdictOf(evaluateTargets(report({ bytesUuidAt10k: 200 })), target)).toMatchObject({ measured: '1/5.00 (200 vs 1,000 B)', pass: true });
+    expect(verdictOf(evaluateTargets(report({ bytesUuidAt10k: 201 })), target)).toMatchObject({ measured: '1/4.98 (201 vs 1,000 B)', pass: false });
+    // Measured at one workload only: the share of that workload.
+    expect(verdictOf(evaluateTargets(report({ bytesUuidAt10k: null })), target).measured).toBe('1/5.56 (180 vs 1,000 B)');
   });
 
   it('rates scheduleMany() against addBulk() and schedule() against add() from the scheduling comparison of the same run', () => {
@@ -189,7 +201,7 @@ describe('evaluateTargets', () => {
 
   it('says not measured, with no verdict, when a figure is missing', () => {
     const verdicts = evaluateTargets({ quick: true, environment: [], runs: [], idle: null, clusterSpread: [], bullmqSingleAdd: null });
-    expect(verdicts.length).toBe(25);
+    expect(verdicts.length).toBe(26);
     expect(verdicts.every((v) => v.pass === null && v.measured === NOT_MEASURED)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { dueAt, idOf, lastDueAt, PAYLOAD_JSON_BYTES, planOf, standardWorkloads, timeoutId, warmUpOf } from './workloads.js';
+import { dueAt, idOf, lastDueAt, PAYLOAD_JSON_BYTES, planOf, standardWorkloads, timeoutId, uuidId, warmUpOf } from './workloads.js';
 
 describe('standardWorkloads', () => {
   it('runs 200/s, 2,000/s and 10,000/s over 10 s and a 50,000 burst in full mode', () => {
@@ -53,5 +53,13 @@ describe('payload and ids', () => {
     const plan = planOf({ name: 's', kind: 'burst', count: 2, windowMs: 0 }, 0);
     expect(idOf(plan, 3)).toBe(timeoutId(3));
     expect(idOf(planOf({ name: 's', kind: 'burst', count: 2, windowMs: 0 }, 0, 'w'), 3)).toBe('w3');
+  });
+
+  it('gives a plan of UUID ids distinct 36-character ids in the form of a UUID', () => {
+    const plan = { ...planOf({ name: 's', kind: 'burst', count: 100_000, windowMs: 0 }, 0), uuidIds: true };
+    const ids = Array.from({ length: 100_000 }, (_, i) => idOf(plan, i));
+    expect(new Set(ids).size).toBe(100_000);
+    expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect(idOf(plan, 99_999)).toBe(uuidId(99_999));
   });
 });

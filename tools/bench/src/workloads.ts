@@ -21,6 +21,8 @@ export interface DuePlan {
   startAt: number;
   /** What the ids of this plan start with (`t` measured, `w` warm-up): a warm-up's ids never meet a measured run's. */
   idPrefix: string;
+  /** Ids shaped as 36-character UUIDs (`uuidId`) instead of `idPrefix` and the index: the pending phase's second measurement of memory. */
+  uuidIds?: boolean;
 }
 
 /** Payload of every timeout: a JSON string of exactly 20 bytes, the size the memory figure is quoted for. */
@@ -82,7 +84,14 @@ export function timeoutId(index: number): string {
   return `t${index}`;
 }
 
-/** Id of timeout `index` of a plan: `timeoutId` for a measured plan, its own prefix for a warm-up. */
+/** A 36-character id in the form of a version-4 UUID, unique per `index` (its last 12 hex digits), the same in every system. */
+export function uuidId(index: number): string {
+  // The first eight hex digits vary with the index, so that the ids do not share a long common beginning.
+  const scattered = (Math.imul(index, 0x9e3779b1) >>> 0).toString(16).padStart(8, '0');
+  return `${scattered}-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
+}
+
+/** Id of timeout `index` of a plan: `timeoutId` for a measured plan, its own prefix for a warm-up, `uuidId` for a plan of UUID ids. */
 export function idOf(plan: DuePlan, index: number): string {
-  return `${plan.idPrefix}${index}`;
+  return plan.uuidIds ? uuidId(index) : `${plan.idPrefix}${index}`;
 }
