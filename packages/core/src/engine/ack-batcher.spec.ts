@@ -76,6 +76,35 @@ describe('AckBatcher', () => {
     }
   });
 
+  it('keeps one ack call of the slot in flight when flushWithClaim comes after an add that was to go on the next turn', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const store = {
+      deliveries: {
+        ackMany: async (_slot: SlotRef, entries: readonly AckEntry[]) => {
+          most = Math.max(most, ++inFlight);
+          await new Promise<void>((resolve) => release.push(resolve));
+          inFlight--;
+          return entries.map(() => 'acked' as const);
+        },
+      },
+    } as unknown as TimeoutStore;
+    const batcher = new AckBatcher(engineContext(store), SLOT, 40);
+    const first = batcher.add(delivery('a'), false);
+    batcher.flushWithClaim();
+    const second = batcher.add(delivery('b'), true);
+    // The turn ends: the next-turn flush that 'a' asked for runs while its call is still out.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(most).toBe(1);
+    release.shift()!();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    release.shift()?.();
+    await second;
+    expect(most).toBe(1);
+  });
+
   it('sends on the next turn of the event loop when told not to linger', async () => {
     const { context, calls } = recordingContext();
     const batcher = new AckBatcher(context, SLOT, 10_000);

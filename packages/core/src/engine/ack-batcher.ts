@@ -102,7 +102,8 @@ export class AckBatcher {
   private readonly flush = (): void => {
     this.scheduled = false;
     this.timer = undefined;
-    if (this.pending.length === 0) return;
+    // A next-turn flush that `flushWithClaim` overtook: what waits goes when the call out is back (`done`).
+    if (this.flushing || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
     this.flushing = true;
