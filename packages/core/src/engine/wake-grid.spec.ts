@@ -37,6 +37,23 @@ describe('WakeGrid', () => {
     expect(jest.getTimerCount()).toBe(0);
   });
 
+  it('does not run a wake-up that one before it in the same callback cancelled, and wakes a NaN delay at the next tick', async () => {
+    const grid = new WakeGrid();
+    const woken: string[] = [];
+    let cancelSecond: () => void = () => undefined;
+    grid.after(1, () => {
+      woken.push('first');
+      cancelSecond();
+    });
+    cancelSecond = grid.after(1, () => woken.push('second'));
+    await jest.advanceTimersByTimeAsync(WAKE_TICK_MS + 1);
+    expect(woken).toEqual(['first']);
+    grid.after(Number.NaN, () => woken.push('nan'));
+    await jest.advanceTimersByTimeAsync(WAKE_TICK_MS + 1);
+    expect(woken).toEqual(['first', 'nan']);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
   it('forgets a cancelled wake-up, and leaves no timer once nothing waits', async () => {
     const grid = new WakeGrid();
     const woken: string[] = [];

@@ -20,18 +20,24 @@ export class WakeGrid {
 
   /** Calls `wake` at the first tick at or after `delayMs` from now. Returns what cancels it. */
   after(delayMs: number, wake: () => void): () => void {
-    const tick = Math.ceil((performance.now() + Math.max(0, delayMs)) / WAKE_TICK_MS);
+    // A delay that is not a number wakes at the next tick rather than never (setTimeout's reading of it).
+    const tick = Math.ceil((performance.now() + (delayMs > 0 ? delayMs : 0)) / WAKE_TICK_MS);
     let waiting = this.ticks.get(tick);
     if (!waiting) {
       waiting = new Set();
       this.ticks.set(tick, waiting);
     }
-    // A wrapper of its own: the same function filed twice is two wake-ups.
-    const entry = (): void => wake();
+    // A wrapper of its own: the same function filed twice is two wake-ups. A wake-up cancelled by
+    // one that ran before it in the same callback stays cancelled.
+    let cancelled = false;
+    const entry = (): void => {
+      if (!cancelled) wake();
+    };
     waiting.add(entry);
     if (tick < this.timerTick) this.arm(tick);
     const filed = waiting;
     return () => {
+      cancelled = true;
       filed.delete(entry);
       if (filed.size === 0 && this.ticks.get(tick) === filed) this.ticks.delete(tick);
       if (this.ticks.size === 0) this.disarm();
