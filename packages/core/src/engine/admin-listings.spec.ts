@@ -68,6 +68,18 @@ describe('the listings an operator reads (topics, slotStats, listPending)', () =
     expect(Math.max(...slots.map((slot) => slot.oldestOverdueMs))).toBe(totals.oldestOverdueMs);
   });
 
+  it('counts a slot as paused only when its store reports a pause time (a store written before pausedAt existed reads as not paused)', async () => {
+    const { timeouts, store } = open();
+    const stats = store.reads.stats.bind(store.reads);
+    // A store that predates the field leaves it out.
+    store.reads.stats = async (ref) => {
+      const { pausedAt: _left, ...rest } = await stats(ref);
+      return rest as Awaited<ReturnType<typeof stats>>;
+    };
+    expect((await timeouts.stats('payment')).paused).toBe(false);
+    expect((await timeouts.slotStats('payment')).some((slot) => slot.paused)).toBe(false);
+  });
+
   it('rejects unknown topics and pages out of range with typed errors', async () => {
     const { timeouts } = open();
     await expect(timeouts.listPending('parcel' as 'payment')).rejects.toBeInstanceOf(UnknownTopicError);

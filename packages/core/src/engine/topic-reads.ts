@@ -72,7 +72,7 @@ export class TopicReads {
     const slots = await Promise.all(layouts.slotRefs(topic).map((ref) => reads.stats(ref)));
     const totals: TopicStats = { topic, pending: 0, firing: 0, dead: 0, oldestOverdueMs: 0, paused: false };
     for (const slot of slots) {
-      if (slot.pausedAt !== null) totals.paused = true;
+      if (typeof slot.pausedAt === 'number') totals.paused = true;
       totals.pending += slot.pending;
       totals.firing += slot.firing;
       totals.dead += slot.dead;
@@ -92,7 +92,7 @@ export class TopicReads {
       firing: stats.firing,
       dead: stats.dead,
       oldestOverdueMs: stats.oldestOverdueDueAt === null ? 0 : Math.max(0, stats.now - stats.oldestOverdueDueAt),
-      paused: stats.pausedAt !== null,
+      paused: typeof stats.pausedAt === 'number',
     }));
   }
 
