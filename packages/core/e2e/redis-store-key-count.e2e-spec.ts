@@ -240,6 +240,26 @@ describe('RedisTimeoutStore on one server sends the claims and acks of several s
     expect(await together.reads.get(refs[2]!, 's2-0')).toMatchObject({ state: 'firing' });
   });
 
+  it('the claims of one call deal with at most as many expired leases together as one claim may (the rest on the next claims)', async () => {
+    const store = open(`k${randomUUID().slice(0, 8)}`);
+    const now = await store.now();
+    const slots = refs.slice(0, 3);
+    // 600 leases per slot, each ending 1 ms after its claim: 1,800 expired leases over three slots.
+    for (const ref of slots) {
+      await store.writes.scheduleMany(ref, Array.from({ length: 600 }, (_, k) => ({ id: `x${ref.slot}-${k}`, entry: { at: now - 1, payload: 'null' } })));
+      expect((await store.deliveries.claim(ref, 600, 1)).claimed).toHaveLength(600);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const first = await Promise.all(slots.map((ref) => store.deliveries.claim(ref, 10, 60_000)));
+    expect(first.reduce((total, result) => total + result.recovered, 0)).toBe(1_000);
+    let recovered = first.reduce((total, result) => total + result.recovered, 0);
+    for (let round = 0; round < 3 && recovered < 1_800; round++) {
+      const next = await Promise.all(slots.map((ref) => store.deliveries.claim(ref, 10, 60_000)));
+      recovered += next.reduce((total, result) => total + result.recovered, 0);
+    }
+    expect(recovered).toBe(1_800);
+  });
+
   it('a slot whose part fails fails alone: the other slots of the call get their claims', async () => {
     const prefix = `k${randomUUID().slice(0, 8)}`;
     const store = open(prefix);

@@ -22,8 +22,10 @@ interface Queued extends SlotCall {
 
 /**
  * Most ids the calls gathered into one `claimMany` may touch together (claimed or acked), the
- * bound of one claim (`MAX_CLAIM`): the script's run time, and so how long it holds Redis, stays
- * that of one full claim. A call over the bound goes in a script call of its own.
+ * bound of one claim (`MAX_CLAIM`), and most expired leases its claims deal with together (the
+ * bound of one claim, `RECOVER_PER_CLAIM`; the script cuts each claim's share): the script's run
+ * time, and so how long it holds Redis, stays about that of one full claim. A call over the bound
+ * goes in a script call of its own.
  */
 export const MAX_IDS_PER_CALL = 1_000;
 
@@ -45,11 +47,17 @@ export const MAX_IDS_PER_CALL = 1_000;
 export class CallCoalescer {
   private queue: Queued[] = [];
   private scheduled = false;
+  /**
+   * Set once the server refused a shared call with CROSSSLOT: what looks like one server is a proxy
+   * in front of several shards (a cluster without the cluster API). Each call then goes alone.
+   */
+  private alone = false;
 
   constructor(private readonly run: (name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]) => Promise<unknown>) {}
 
   /** Queues one slot's call for the end of this turn; settles with the reply its own script would give. */
   add(call: SlotCall): Promise<unknown> {
+    if (this.alone) return this.run(call.script, call.keys, call.args);
     return new Promise((resolve, reject) => {
       this.queue.push({ ...call, resolve, reject });
       if (this.scheduled) return;
@@ -72,7 +80,7 @@ export class CallCoalescer {
       return;
     }
     const keys: string[] = [];
-    const args: ScriptArg[] = [group.length];
+    const args: ScriptArg[] = [group.length, MAX_IDS_PER_CALL];
     for (const call of group) {
       keys.push(...call.keys);
       args.push(call.kind, call.keys.length, call.args.length, ...call.args);
@@ -91,6 +99,12 @@ export class CallCoalescer {
         });
       },
       (error: unknown) => {
+        if (error instanceof Error && /^(?:ERR\s+)?CROSSSLOT\b/.test(error.message)) {
+          // Nothing ran (the server refuses a script whose keys span shards before running it).
+          this.alone = true;
+          for (const call of group) this.run(call.script, call.keys, call.args).then(call.resolve, call.reject);
+          return;
+        }
         for (const call of group) call.reject(error);
       },
     );
