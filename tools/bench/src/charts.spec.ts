@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { cpuByRateSvg, latenessCdfSvg, memoryOverTimeSvg } from './charts.js';
 import { failedRun, type RunResult } from './report.js';
 import { cumulativeDistribution } from './stats.js';
@@ -141,5 +143,30 @@ describe('the XML check itself', () => {
     expect(() => parseXml('<svg/><svg/>')).toThrow();
     expect(() => parseXml('<svg a=1/>')).toThrow();
     expect(parseXml('<svg><g a="x &amp; y">t</g></svg>')).toHaveLength(2);
+  });
+});
+
+describe('the charts of the last full run, as docs/BENCHMARKS.md and the README show them (docs/bench)', () => {
+  const dir = fileURLToPath(new URL('../../../docs/bench/', import.meta.url));
+  const read = (name: string) => readFileSync(`${dir}${name}`, 'utf8');
+
+  it('are the charts the bench writes: well-formed, with labelled axes', () => {
+    const files = readdirSync(dir).filter((name) => name.endsWith('.svg'));
+    expect(files.sort()).toEqual(['cpu-by-rate.svg', 'lateness-steady-10k-s.svg', 'lateness-steady-2k-s.svg']);
+    for (const file of files) {
+      expect(parseXml(read(file))[0]!.name).toBe('svg');
+      expect(axisLabels(read(file))).toHaveLength(2);
+    }
+  });
+
+  it('hold one lateness curve per system of the run, and the CPU of both systems at each steady rate', () => {
+    for (const file of ['lateness-steady-2k-s.svg', 'lateness-steady-10k-s.svg']) {
+      const series = curves(read(file)).map((c) => c.attributes.get('data-series'));
+      expect(new Set(series).size).toBe(series.length);
+      expect(series).toEqual(expect.arrayContaining(['durable-timeout', 'bullmq', 'setTimeout (memory)']));
+    }
+    const lines = curves(read('cpu-by-rate.svg'));
+    expect(lines.map((c) => c.attributes.get('data-series'))).toEqual(['durable-timeout, worker', 'durable-timeout, Redis', 'bullmq, worker', 'bullmq, Redis']);
+    for (const line of lines) expect(line.attributes.get('d')!.match(/[ML]/g)).toHaveLength(3);
   });
 });
