@@ -63,14 +63,18 @@ function medianRun(runs: readonly RunResult[]): RunResult {
   return [...runs].sort((a, b) => (a.workerCpuUsPerFired ?? Infinity) - (b.workerCpuUsPerFired ?? Infinity))[Math.floor(runs.length / 2)]!;
 }
 
-async function singleNodeRuns(options: BenchOptions, workloads: Workload[], report: BenchReport): Promise<void> {
+/** A fresh Redis without persistence for a part of the run, and what the part measures it with; names its version in the log. */
+async function freshServer(): Promise<{ server: RedisServer; probe: RedisProbe; target: RedisTarget; version: string }> {
   const server = await RedisServer.start();
+  const admin = server.client();
+  const version = (await admin.info('server')).match(/redis_version:(\S+)/)?.[1] ?? '?';
+  log(`Redis ${version} on port ${server.port} (no persistence)`);
+  return { server, probe: new RedisProbe([admin]), target: { kind: 'single', host: server.host, port: server.port }, version };
+}
+
+async function singleNodeRuns(options: BenchOptions, workloads: Workload[], report: BenchReport): Promise<void> {
+  const { server, probe, target, version } = await freshServer();
   try {
-    const admin = server.client();
-    const probe = new RedisProbe([admin]);
-    const target: RedisTarget = { kind: 'single', host: server.host, port: server.port };
-    const version = (await admin.info('server')).match(/redis_version:(\S+)/)?.[1] ?? '?';
-    log(`Redis ${version} on port ${server.port} (no persistence)`);
     report.environment.push(`Redis ${version}, one local server without persistence; the cluster run: 3 local masters`);
     const order: SystemKey[] = ['engine', 'nest', 'bullmq', 'memory', 'polling'];
     for (const workload of workloads) {
@@ -168,14 +172,9 @@ async function clusterRun(options: BenchOptions, burst: Workload, report: BenchR
 
 /** `--soak MINUTES`: durable-timeout, then BullMQ, each soaked against the same fresh Redis (soak.ts). */
 async function soakRuns(options: BenchOptions, minutes: number, environment: string[]): Promise<SoakRun[]> {
-  const server = await RedisServer.start();
+  const { server, probe, target, version } = await freshServer();
   const runs: SoakRun[] = [];
   try {
-    const admin = server.client();
-    const probe = new RedisProbe([admin]);
-    const target: RedisTarget = { kind: 'single', host: server.host, port: server.port };
-    const version = (await admin.info('server')).match(/redis_version:(\S+)/)?.[1] ?? '?';
-    log(`Redis ${version} on port ${server.port} (no persistence)`);
     environment.push(`Redis ${version}, one local server without persistence`);
     for (const key of ['engine', 'bullmq'] as const) {
       if (!wants(options, key)) continue;
