@@ -258,6 +258,7 @@ describe('schedules', () => {
     const producer = new DurableTimeouts({ connection: server.url, prefix: own, topics: { schedules: { slots: 4 } }, logger: null });
     await producer.schedules.upsert('nightly-report', { cron: '0 2 * * *', timeZone: 'Europe/Berlin' });
     await producer.schedules.upsert('cache-refresh', { everyMs: 60_000, catchUp: 'skip', payload: { card: SECRET } });
+    await producer.schedules.pause('nightly-report');
     const expected = await producer.schedules.list();
     await producer.stop();
     const args = ['--url', server.url, '--prefix', own];
@@ -271,7 +272,7 @@ describe('schedules', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^name\s+fires\s+catch-up\s+state\s+next$/m);
     expect(table.stdout).toMatch(/^cache-refresh\s+every 1 min 0 s\s+skip\s+pending\s+\S+Z\s+in \d[^\n]*$/m);
-    expect(table.stdout).toMatch(/^nightly-report\s+0 2 \* \* \* \(Europe\/Berlin\)\s+once\s+pending\s+\S+Z\s+in /m);
+    expect(table.stdout).toMatch(/^nightly-report\s+0 2 \* \* \* \(Europe\/Berlin\)\s+once\s+pending, paused\s+\S+Z\s+in /m);
     expect(table.stdout).not.toContain(SECRET);
     expect((await cli([...args, 'schedules', '--show-payloads'])).stdout).toContain(SECRET);
     // Read-only: the schedules are as they were.

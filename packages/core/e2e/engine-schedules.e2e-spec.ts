@@ -117,6 +117,25 @@ describe('recurring schedules on one Redis server', () => {
     expect(await timeouts.stats('schedules')).toMatchObject({ pending: 0, firing: 0, dead: 0 });
   }, 20_000);
 
+  it('a paused schedule fires nothing while its occurrences pass; resumed, it fires again', async () => {
+    const prefix = uniquePrefix();
+    const timeouts = rig.open({ connection: server.url, prefix, topics: { schedules: {} } });
+    const runs: number[] = [];
+    timeouts.schedules.handle('pausable', (occurrence) => void runs.push(occurrence.occurrenceAt));
+    await timeouts.schedules.upsert('pausable', { everyMs: SECOND });
+    expect(await timeouts.schedules.pause('pausable')).toBe(true);
+    await timeouts.start();
+    await sleep(2.5 * SECOND);
+    expect(runs).toEqual([]);
+    expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ name: 'pausable', paused: true })]);
+    const resumedAt = Date.now();
+    expect(await timeouts.schedules.resume('pausable')).toBe(true);
+    await waitUntil(() => runs.length >= 2, 5_000);
+    // Only occurrences after the resume ran: the ones passed while paused were skipped.
+    expect(runs.every((at) => at > resumedAt - 100)).toBe(true);
+    expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ name: 'pausable', paused: false })]);
+  }, 20_000);
+
   it('an instance killed in the middle of an occurrence loses nothing: the occurrence runs again elsewhere and the chain goes on', async () => {
     const prefix = uniquePrefix();
     const env = { REDIS_URL: server.url, PREFIX: prefix, TOPIC: 'schedules', LEASE_MS: '1000', SWEEP_MS: '500' };

@@ -50,6 +50,11 @@ export interface RecurringScheduleInfo {
   state: TimeoutState;
   /** Occurrence the schedule waits for, or runs now, ms since the epoch (Redis server clock). */
   nextAt: number;
+  /**
+   * Whether the schedule is paused (`schedules.pause`): its occurrences pass without running its
+   * handler until `schedules.resume`.
+   */
+  paused: boolean;
 }
 
 /** One occurrence of a recurring schedule, as its handler receives it. */

@@ -274,7 +274,8 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     expect((await http.post('/ops/timeouts/api/topics/parcel/pause').set(auth)).status).toBe(404);
   });
 
-  it('lists the recurring schedules with their recurrence, time zone, next occurrence and catch-up, and removes one with its button', async () => {
+  it('lists the recurring schedules with their recurrence, time zone, next occurrence, catch-up and pause, and removes one with its button', async () => {
+    expect(await engine.schedules.pause('nightly-report')).toBe(true);
     const listed = await engine.schedules.list();
     const browser = await openBrowser(TOKEN);
     try {
@@ -286,7 +287,7 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
       expect(await rows.locator('td:first-child').allInnerTexts()).toEqual(['cache-refresh', 'nightly-report']);
       const cells = async (name: string) => (await page.locator(`table.schedules tr[data-name="${name}"] td`).allInnerTexts()).map((text) => text.trim());
       const nightly = listed.find((schedule) => schedule.name === 'nightly-report')!;
-      expect(await cells('nightly-report')).toEqual(['nightly-report', '0 2 * * *', 'Europe/Berlin', new Date(nightly.nextAt).toISOString(), expect.stringMatching(/^in /), 'once', 'pending', 'Remove']);
+      expect(await cells('nightly-report')).toEqual(['nightly-report', '0 2 * * *', 'Europe/Berlin', new Date(nightly.nextAt).toISOString(), expect.stringMatching(/^in /), 'once', 'pending, paused', 'Remove']);
       const hourly = listed.find((schedule) => schedule.name === 'cache-refresh')!;
       expect(await cells('cache-refresh')).toEqual(['cache-refresh', 'every 1 h 0 min', '-', new Date(hourly.nextAt).toISOString(), expect.stringMatching(/^in /), 'skip', 'pending', 'Remove']);
       expect(await page.content()).not.toContain('4111');
@@ -315,7 +316,7 @@ describe('DurableTimeoutAdminModule in a real browser, against a real Redis', ()
     const auth = { authorization: `Bearer ${TOKEN}` };
     expect((await http.get('/ops/timeouts/api/schedules')).status).toBe(401);
     const schedules = await http.get('/ops/timeouts/api/schedules').set(auth).expect(200);
-    expect(schedules.body).toEqual(expect.arrayContaining([{ name: 'api-made', everyMs: 60_000, catchUp: 'once', state: 'pending', nextAt: expect.any(Number) }]));
+    expect(schedules.body).toEqual(expect.arrayContaining([{ name: 'api-made', everyMs: 60_000, catchUp: 'once', state: 'pending', nextAt: expect.any(Number), paused: false }]));
     expect(JSON.stringify(schedules.body)).not.toContain('4111');
     expect((await http.post('/ops/timeouts/api/schedules/api-made/remove').set(auth)).status).toBe(403);
     expect((await engine.schedules.list()).map((schedule) => schedule.name)).toContain('api-made');

@@ -16,7 +16,7 @@ export function registerSchedulesCommand(program: Command, run: RunCommand): voi
           listed,
           options.showPayloads,
           [{ header: 'name' }, { header: 'fires' }, { header: 'catch-up' }, { header: 'state' }, { header: 'next' }, { header: '' }],
-          (info) => [info.name, recurrence(info), info.catchUp, info.state, formatTime(info.nextAt), info.state === 'firing' ? 'firing now' : formatDue(info.nextAt, now)],
+          (info) => [info.name, recurrence(info), info.catchUp, info.paused ? `${info.state}, paused` : info.state, formatTime(info.nextAt), info.state === 'firing' ? 'firing now' : formatDue(info.nextAt, now)],
         );
       }),
     );

@@ -6,6 +6,7 @@ import { DurableTimeouts } from '../durable-timeouts.js';
 import type { ScheduleOccurrence } from '../recurring-types.js';
 import { DuplicateHandlerError } from '../errors/duplicate-handler.error.js';
 import { InvalidScheduleError } from '../errors/invalid-schedule.error.js';
+import { InvalidTimeoutIdError } from '../errors/invalid-timeout-id.error.js';
 import { UnknownTopicError } from '../errors/unknown-topic.error.js';
 import { aesGcmCodec } from '../support/aes-gcm-codec.js';
 
@@ -39,7 +40,7 @@ describe('timeouts.schedules on the in-memory store', () => {
     expect(seen.map((o) => o.occurrenceAt)).toEqual([0, 1, 2, 3, 4].map((i) => START + 30_000 + i * MINUTE));
     expect(seen.every((o) => o.name === 'every-minute' && o.missed === 0 && o.attempt === 1 && o.payload?.report === 'x')).toBe(true);
     expect(await timeouts.schedules.list()).toEqual([
-      { name: 'every-minute', cron: '* * * * *', catchUp: 'once', payload: { report: 'x' }, state: 'pending', nextAt: START + 30_000 + 5 * MINUTE },
+      { name: 'every-minute', cron: '* * * * *', catchUp: 'once', payload: { report: 'x' }, state: 'pending', nextAt: START + 30_000 + 5 * MINUTE, paused: false },
     ]);
   });
 
@@ -155,9 +156,111 @@ describe('timeouts.schedules on the in-memory store', () => {
     await timeouts.schedules.upsert('a-other', { cron: '0 2 * * *', timeZone: 'Europe/Berlin', catchUp: 'skip', payload: [1] });
     await advanceBy(MINUTE);
     expect(listed).toEqual([
-      { name: 'a-other', cron: '0 2 * * *', timeZone: 'Europe/Berlin', catchUp: 'skip', payload: [1], state: 'pending', nextAt: Date.UTC(2026, 0, 5, 1) },
-      { name: 'b-listed', everyMs: MINUTE, catchUp: 'once', payload: undefined, state: 'firing', nextAt: Date.UTC(2026, 0, 5, 0, 1) },
+      { name: 'a-other', cron: '0 2 * * *', timeZone: 'Europe/Berlin', catchUp: 'skip', payload: [1], state: 'pending', nextAt: Date.UTC(2026, 0, 5, 1), paused: false },
+      { name: 'b-listed', everyMs: MINUTE, catchUp: 'once', payload: undefined, state: 'firing', nextAt: Date.UTC(2026, 0, 5, 0, 1), paused: false },
     ]);
+  });
+
+  describe('pause and resume', () => {
+    it('a paused schedule runs no handler, its chain goes on (listed as paused), and resume fires the first occurrence after now, not the skipped ones', async () => {
+      const { timeouts, advanceBy } = createTestingTimeouts();
+      const seen: number[] = [];
+      timeouts.schedules.handle('minutely', (o) => void seen.push(o.occurrenceAt));
+      await timeouts.schedules.upsert('minutely', { everyMs: MINUTE, catchUp: 'all' });
+      await advanceBy(MINUTE);
+      expect(seen).toEqual([Date.UTC(2026, 0, 5, 0, 1)]);
+      expect(await timeouts.schedules.pause('minutely')).toBe(true);
+      expect(await timeouts.schedules.pause('minutely')).toBe(true);
+      for (let i = 0; i < 3; i++) await advanceBy(MINUTE);
+      expect(seen).toHaveLength(1);
+      // Each paused occurrence was claimed and skipped: the chain waits for the next one, still paused.
+      expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ name: 'minutely', state: 'pending', nextAt: Date.UTC(2026, 0, 5, 0, 5), paused: true })]);
+      await advanceBy(15_000);
+      expect(await timeouts.schedules.resume('minutely')).toBe(true);
+      expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ nextAt: Date.UTC(2026, 0, 5, 0, 5), paused: false })]);
+      expect(await timeouts.schedules.resume('minutely')).toBe(true);
+      await fireAllDue(timeouts);
+      expect(seen).toHaveLength(1);
+      await advanceBy(15_000);
+      await advanceBy(MINUTE);
+      expect(seen).toEqual([0, 4, 5].map((i) => Date.UTC(2026, 0, 5, 0, 1 + i)));
+    });
+
+    it('resume after a long pause skips every passed occurrence, whatever the catchUp', async () => {
+      const { timeouts, clock } = createTestingTimeouts();
+      const seen: ScheduleOccurrence[] = [];
+      timeouts.schedules.handle('gap', (o) => void seen.push(o));
+      await timeouts.schedules.upsert('gap', { cron: '* * * * *', catchUp: 'all' });
+      await timeouts.schedules.pause('gap');
+      // Nobody ran while four occurrences passed.
+      clock.set(Date.UTC(2026, 0, 5, 0, 4, 10));
+      expect(await timeouts.schedules.resume('gap')).toBe(true);
+      expect(await fireAllDue(timeouts)).toBe(0);
+      clock.set(Date.UTC(2026, 0, 5, 0, 5));
+      await fireAllDue(timeouts);
+      expect(seen.map((o) => [o.occurrenceAt, o.missed])).toEqual([[Date.UTC(2026, 0, 5, 0, 5), 0]]);
+    });
+
+    it('pausing while an occurrence runs: it runs to its end, its ack writes no next (un-paused) occurrence, the pause stands', async () => {
+      const { timeouts, advanceBy } = createTestingTimeouts();
+      let runs = 0;
+      timeouts.schedules.handle('busy', async () => {
+        runs++;
+        if (runs === 1) expect(await timeouts.schedules.pause('busy')).toBe(true);
+      });
+      await timeouts.schedules.upsert('busy', { everyMs: MINUTE });
+      await advanceBy(MINUTE);
+      expect(runs).toBe(1);
+      // The running delivery's ack was refused as stale: the paused entry of that occurrence stands.
+      const [listed] = await timeouts.schedules.list();
+      expect(listed).toMatchObject({ name: 'busy', paused: true });
+      for (let i = 0; i < 4; i++) await advanceBy(MINUTE);
+      expect(runs).toBe(1);
+      expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ state: 'pending', paused: true, nextAt: Date.UTC(2026, 0, 5, 0, 6) })]);
+    });
+
+    it('upsert keeps a schedule paused, with the same options (unchanged) and with others (updated)', async () => {
+      const { timeouts, advanceBy } = createTestingTimeouts();
+      let runs = 0;
+      timeouts.schedules.handle('kept', () => void runs++);
+      await timeouts.schedules.upsert('kept', { everyMs: MINUTE });
+      await timeouts.schedules.pause('kept');
+      expect(await timeouts.schedules.upsert('kept', { everyMs: MINUTE })).toMatchObject({ outcome: 'unchanged' });
+      expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ paused: true })]);
+      expect(await timeouts.schedules.upsert('kept', { everyMs: 2 * MINUTE, payload: 1 })).toMatchObject({ outcome: 'updated', nextAt: Date.UTC(2026, 0, 5, 0, 2) });
+      expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ everyMs: 2 * MINUTE, payload: 1, paused: true })]);
+      for (let i = 0; i < 5; i++) await advanceBy(MINUTE);
+      expect(runs).toBe(0);
+      expect(await timeouts.schedules.resume('kept')).toBe(true);
+      await advanceBy(2 * MINUTE);
+      expect(runs).toBe(1);
+    });
+
+    it('an occurrence stored without the paused field (before pausing existed) reads as not paused and keeps running', async () => {
+      const { timeouts, advanceBy } = createTestingTimeouts();
+      let runs = 0;
+      timeouts.schedules.handle('old', () => void runs++);
+      const schedule = { everyMs: MINUTE, catchUp: 'once' };
+      await timeouts.schedule('schedules', 'old', { at: Date.UTC(2026, 0, 5, 0, 1), payload: { schedule, at: Date.UTC(2026, 0, 5, 0, 1) } });
+      expect(await timeouts.schedules.list()).toEqual([expect.objectContaining({ name: 'old', paused: false })]);
+      expect(await timeouts.schedules.upsert('old', { everyMs: MINUTE })).toMatchObject({ outcome: 'unchanged' });
+      await advanceBy(MINUTE);
+      expect(runs).toBe(1);
+      expect(await timeouts.schedules.pause('old')).toBe(true);
+      await advanceBy(MINUTE);
+      expect(runs).toBe(1);
+    });
+
+    it('pause and resume of an unknown schedule are false; a bad name is a typed error; they need the schedules topic', async () => {
+      const { timeouts } = createTestingTimeouts();
+      expect(await timeouts.schedules.pause('nope')).toBe(false);
+      expect(await timeouts.schedules.resume('nope')).toBe(false);
+      await expect(timeouts.schedules.pause('')).rejects.toThrow(InvalidTimeoutIdError);
+      await expect(timeouts.schedules.resume('a'.repeat(10_000))).rejects.toThrow(InvalidTimeoutIdError);
+      const without = createTestingTimeouts({ topics: { payment: {} } }).timeouts;
+      await expect(without.schedules.pause('x')).rejects.toThrow(UnknownTopicError);
+      await expect(without.schedules.resume('x')).rejects.toThrow(UnknownTopicError);
+    });
   });
 
   it('over any sequence of clock jumps: all fires every occurrence once in order; once and skip never repeat one and always wait for a future one', async () => {

@@ -25,6 +25,8 @@ interface StoredOccurrence {
   schedule: Recurrence;
   at: number;
   payload?: JsonValue;
+  /** Set while the schedule is paused (`schedules.pause`); absent otherwise (and in occurrences stored before pausing existed). */
+  paused?: true;
 }
 
 /** What the schedules need of the engine, on the schedules topic (`DurableTimeouts` gives it). */
@@ -74,7 +76,8 @@ export class RecurringSchedules {
    * Creates or updates the recurring schedule `name`. When it exists with the same options it is
    * left as it is (`unchanged`: every instance may upsert it at boot); with other options its next
    * occurrence is computed anew from now (`updated`). A schedule whose occurrence was
-   * dead-lettered is started again. Bad options throw `InvalidScheduleError` and store nothing.
+   * dead-lettered is started again. A paused schedule stays paused (`unchanged` or `updated`: an
+   * instance that restarts does not resume it). Bad options throw `InvalidScheduleError` and store nothing.
    */
   async upsert<TPayload extends JsonValue = JsonValue>(name: string, options: RecurringScheduleOptions<TPayload>): Promise<RecurringScheduleResult> {
     this.engine.assertUsable('schedules.upsert');
@@ -83,8 +86,10 @@ export class RecurringSchedules {
     const stored: StoredOccurrence = { schedule, at: 0 };
     if (options.payload !== undefined) stored.payload = options.payload;
     const existing = await this.engine.get(name);
-    const current = existing && existing.state !== 'dead' ? readOccurrence(existing.payload) : undefined;
+    const previous = existing ? readOccurrence(existing.payload) : undefined;
+    const current = existing?.state !== 'dead' ? previous : undefined;
     if (current && sameOptions(current, stored)) return { name, outcome: 'unchanged', nextAt: current.at };
+    if (previous?.paused) stored.paused = true;
     stored.at = nextOccurrence(schedule, await this.engine.storeNow());
     // A first write keeps what another instance wrote meanwhile (the same first occurrence); a change replaces.
     const result = await this.engine.schedule(name, { at: stored.at, payload: stored as unknown as JsonValue, ...(current ? {} : { ifExists: 'keep' as const }) });
@@ -113,6 +118,43 @@ export class RecurringSchedules {
     // A firing occurrence is removed with its lease and fencing token: its ack-and-next is refused as stale.
     if (cancelled === 'cancelled' || cancelled === 'firing') return true;
     return (await this.engine.purgeDead([name])) > 0;
+  }
+
+  /**
+   * Pauses the recurring schedule `name` on every instance: none of its occurrences runs until
+   * `resume` (they pass, each claimed and skipped without calling the handler). One that runs now
+   * runs to its end but writes no next one. A dead-lettered schedule's chain starts again, paused.
+   * Kept in Redis, also across `upsert`. True when the schedule exists (pausing a paused one changes nothing).
+   */
+  async pause(name: string): Promise<boolean> {
+    this.engine.assertUsable('schedules.pause');
+    assertTimeoutId(name);
+    const existing = await this.engine.get(name);
+    const stored = existing ? readOccurrence(existing.payload) : undefined;
+    if (!existing || !stored) return false;
+    if (stored.paused && existing.state !== 'dead') return true;
+    // A dead occurrence's time has long passed: the chain restarts paused at its next occurrence.
+    const at = existing.state === 'dead' ? this.nextOrKept(stored, await this.engine.storeNow()) : stored.at;
+    // A replace: a firing occurrence's ack-and-next is refused as stale, so the paused entry stands.
+    await this.write(name, { ...stored, at, paused: true });
+    return true;
+  }
+
+  /**
+   * Resumes the paused recurring schedule `name`: its next occurrence is the first one after now
+   * (those that passed while it was paused are skipped, whatever its `catchUp`). True when the
+   * schedule exists (resuming one that is not paused changes nothing).
+   */
+  async resume(name: string): Promise<boolean> {
+    this.engine.assertUsable('schedules.resume');
+    assertTimeoutId(name);
+    const existing = await this.engine.get(name);
+    const stored = existing ? readOccurrence(existing.payload) : undefined;
+    if (!existing || !stored) return false;
+    if (!stored.paused) return true;
+    const { paused: _paused, ...resumed } = stored;
+    await this.write(name, { ...resumed, at: this.nextOrKept(stored, await this.engine.storeNow()) });
+    return true;
   }
 
   /** Every recurring schedule: pending, firing or dead, by name (up to 10,000). */
@@ -161,10 +203,26 @@ export class RecurringSchedules {
     return this;
   }
 
+  /** Replaces the stored occurrence of `name` (a firing delivery of it becomes stale). */
+  private async write(name: string, stored: StoredOccurrence): Promise<void> {
+    await this.engine.schedule(name, { at: stored.at, payload: stored as unknown as JsonValue });
+  }
+
+  /** The schedule's first occurrence after `now`, or its stored one when its cron expression has ended. */
+  private nextOrKept(stored: StoredOccurrence, now: number): number {
+    const next = nextOccurrence(stored.schedule, now);
+    return Number.isFinite(next) ? next : stored.at;
+  }
+
   /** The schedules topic's handler: runs one occurrence as its schedule's `catchUp` says, then names the next one for the ack. */
   private readonly fire = async (event: TimeoutEvent<unknown>): Promise<void> => {
     const stored = readOccurrence(event.payload);
     if (!stored) throw new InvalidScheduleError(event.id, 'the stored occurrence is not a recurring schedule (written by another tool?); remove it and upsert it again.');
+    if (stored.paused) {
+      // Skipped without the handler; the next one is the first after now (no catch-up walk), still paused.
+      this.setNext(event, stored, nextOccurrence(stored.schedule, Math.max(stored.at, this.engine.clockNow())));
+      return;
+    }
     const handler = this.handlers.get(event.id);
     if (!handler) throw new InvalidScheduleError(event.id, 'no handler is registered on this instance; register it with schedules.handle on every instance that handles schedules.');
     const plan = planOccurrence(stored.schedule, stored.at, this.engine.clockNow());
@@ -180,11 +238,16 @@ export class RecurringSchedules {
         extendLease: (ms) => event.extendLease(ms),
       });
     }
-    // A schedule whose cron expression ends (a year field) has no next occurrence: a plain ack.
-    if (Number.isFinite(plan.nextAt) && event instanceof TimeoutDelivery) {
-      event.next = { dueAt: plan.nextAt, payload: this.engine.serialize({ ...stored, at: plan.nextAt } as unknown as JsonValue) };
-    }
+    this.setNext(event, stored, plan.nextAt);
   };
+
+  /** Names the occurrence the ack writes (the stored one at `nextAt`, its pause kept). */
+  private setNext(event: TimeoutEvent<unknown>, stored: StoredOccurrence, nextAt: number): void {
+    // A schedule whose cron expression ends (a year field) has no next occurrence: a plain ack.
+    if (Number.isFinite(nextAt) && event instanceof TimeoutDelivery) {
+      event.next = { dueAt: nextAt, payload: this.engine.serialize({ ...stored, at: nextAt } as unknown as JsonValue) };
+    }
+  }
 }
 
 function sameOptions(a: StoredOccurrence, b: StoredOccurrence): boolean {
@@ -194,11 +257,12 @@ function sameOptions(a: StoredOccurrence, b: StoredOccurrence): boolean {
 /** The occurrence a stored payload holds, or undefined when it is not one (a tombstone, a hand-written value). */
 function readOccurrence(payload: unknown): StoredOccurrence | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
-  const { schedule, at } = payload as Partial<StoredOccurrence>;
+  const { schedule, at, paused, ...rest } = payload as Partial<StoredOccurrence>;
   if (typeof at !== 'number' || typeof schedule !== 'object' || schedule === null) return undefined;
   try {
     const recurrence = resolveRecurrence('stored', schedule);
-    return { ...(payload as StoredOccurrence), schedule: recurrence };
+    // An occurrence stored before pausing existed has no `paused`: not paused.
+    return { ...rest, schedule: recurrence, at, ...(paused === true ? { paused: true as const } : {}) };
   } catch {
     return undefined;
   }
@@ -206,7 +270,7 @@ function readOccurrence(payload: unknown): StoredOccurrence | undefined {
 
 function describe(info: TimeoutInfo<unknown>, stored: StoredOccurrence): RecurringScheduleInfo {
   const { schedule } = stored;
-  const listed: RecurringScheduleInfo = { name: info.id, catchUp: schedule.catchUp, payload: stored.payload, state: info.state, nextAt: stored.at };
+  const listed: RecurringScheduleInfo = { name: info.id, catchUp: schedule.catchUp, payload: stored.payload, state: info.state, nextAt: stored.at, paused: stored.paused === true };
   if (schedule.cron !== undefined) listed.cron = schedule.cron;
   if (schedule.everyMs !== undefined) listed.everyMs = schedule.everyMs;
   if (schedule.timeZone !== undefined) listed.timeZone = schedule.timeZone;

@@ -95,7 +95,7 @@ function renderSchedules(model: AdminPageModel, schedules: AdminSchedule[]): str
   <td><time datetime="${attr(iso(schedule.nextAt))}">${escape(iso(schedule.nextAt))}</time></td>
   <td class="${schedule.state === 'pending' && schedule.nextAt <= model.now ? 'warn' : ''}">${schedule.state === 'pending' ? relative(schedule.nextAt, model.now) : ''}</td>
   <td>${escape(schedule.catchUp)}</td>
-  <td class="${schedule.state === 'dead' ? 'bad' : ''}">${escape(schedule.state)}</td>
+  <td class="${schedule.state === 'dead' ? 'bad' : schedule.paused ? 'warn' : ''}">${escape(schedule.paused ? `${schedule.state}, paused` : schedule.state)}</td>
   ${model.showPayloads ? `<td class="payload">${escape(clip(JSON.stringify(schedule.payload) ?? '-', 200))}</td>` : ''}
   <td class="actions"><button type="button" class="danger" data-action="remove-schedule" data-name="${attr(schedule.name)}">Remove</button></td>
 </tr>`,
