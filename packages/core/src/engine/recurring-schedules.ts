@@ -127,11 +127,9 @@ export class RecurringSchedules {
    * Kept in Redis, also across `upsert`. True when the schedule exists (pausing a paused one changes nothing).
    */
   async pause(name: string): Promise<boolean> {
-    this.engine.assertUsable('schedules.pause');
-    assertTimeoutId(name);
-    const existing = await this.engine.get(name);
-    const stored = existing ? readOccurrence(existing.payload) : undefined;
-    if (!existing || !stored) return false;
+    const found = await this.occurrenceOf('schedules.pause', name);
+    if (!found) return false;
+    const { existing, stored } = found;
     if (stored.paused && existing.state !== 'dead') return true;
     // A dead occurrence's time has long passed: the chain restarts paused at its next occurrence.
     const at = existing.state === 'dead' ? this.nextOrKept(stored, await this.engine.storeNow()) : stored.at;
@@ -146,15 +144,22 @@ export class RecurringSchedules {
    * schedule exists (resuming one that is not paused changes nothing).
    */
   async resume(name: string): Promise<boolean> {
-    this.engine.assertUsable('schedules.resume');
-    assertTimeoutId(name);
-    const existing = await this.engine.get(name);
-    const stored = existing ? readOccurrence(existing.payload) : undefined;
-    if (!existing || !stored) return false;
+    const found = await this.occurrenceOf('schedules.resume', name);
+    if (!found) return false;
+    const { stored } = found;
     if (!stored.paused) return true;
     const { paused: _paused, ...resumed } = stored;
     await this.write(name, { ...resumed, at: this.nextOrKept(stored, await this.engine.storeNow()) });
     return true;
+  }
+
+  /** The schedule `name` as `operation` reads it: its stored timeout and occurrence, or undefined when there is none. */
+  private async occurrenceOf(operation: string, name: string): Promise<{ existing: TimeoutInfo<unknown>; stored: StoredOccurrence } | undefined> {
+    this.engine.assertUsable(operation);
+    assertTimeoutId(name);
+    const existing = await this.engine.get(name);
+    const stored = existing ? readOccurrence(existing.payload) : undefined;
+    return existing && stored ? { existing, stored } : undefined;
   }
 
   /** Every recurring schedule: pending, firing or dead, by name (up to 10,000). */
