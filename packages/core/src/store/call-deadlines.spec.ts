@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { CallDeadlines } from './call-deadlines.js';
 
 describe('CallDeadlines', () => {
@@ -60,5 +61,33 @@ describe('CallDeadlines', () => {
     await deadlines.run(Promise.resolve(1), () => new Error('late'));
     jest.advanceTimersByTime(200);
     expect(jest.getTimerCount()).toBe(0);
+  });
+});
+
+describe('CallDeadlines after this process stalled', () => {
+  it('does not fail a call whose reply arrived in time but was not yet read when the stalled loop came back', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise<void>((resolve) => client.once('connect', () => resolve()));
+    const peer = await accepted;
+    try {
+      const deadlines = new CallDeadlines(50, 5);
+      const reply = new Promise<string>((resolve) => client.once('data', (data) => resolve(String(data))));
+      const call = deadlines.run(reply, () => new Error('Redis did not answer within 50 ms'));
+      // The reply is sent at once; then this process is busy for longer than the deadline, so the
+      // deadline timer and the reply's read are both due when the loop comes back.
+      peer.write('pong');
+      const busyUntil = performance.now() + 150;
+      while (performance.now() < busyUntil) {
+        // a long synchronous stretch (or a starved CPU)
+      }
+      await expect(call).resolves.toBe('pong');
+    } finally {
+      client.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

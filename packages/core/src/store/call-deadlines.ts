@@ -1,6 +1,8 @@
 interface Waiter {
   /** `performance.now()` at which the call fails. */
   deadline: number;
+  /** Set once the call settled or was failed: the other outcome is then ignored. */
+  settled: boolean;
   reject: (error: Error) => void;
   makeError: () => Error;
 }
@@ -11,6 +13,10 @@ interface Waiter {
  * insertion order of the set is also deadline order and a sweep stops at the first live waiter.
  * Precision is `resolutionMs`. Time is the monotonic `performance.now()`: a step of the wall clock
  * (NTP, a VM resumed) neither fails a healthy call nor lets one wait on a stalled Redis for ever.
+ * A call past its deadline fails only after the event loop has read what arrived meanwhile (the
+ * failure waits for the loop's check phase, after its I/O): when this process itself was stalled
+ * (a long synchronous stretch, a starved CPU), its timers come due before it reads the replies
+ * Redis sent in time, and those calls must not fail for the process's own delay.
  */
 export class CallDeadlines {
   private readonly waiters = new Set<Waiter>();
@@ -24,15 +30,19 @@ export class CallDeadlines {
   /** Settles with `promise`, or rejects with `makeError()` when it has not settled within the timeout. */
   run<T>(promise: Promise<T>, makeError: () => Error): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter = { deadline: performance.now() + this.timeoutMs, reject, makeError };
+      const waiter: Waiter = { deadline: performance.now() + this.timeoutMs, settled: false, reject, makeError };
       this.waiters.add(waiter);
       this.arm();
       promise.then(
         (value) => {
+          if (waiter.settled) return;
+          waiter.settled = true;
           this.waiters.delete(waiter);
           resolve(value);
         },
         (error: unknown) => {
+          if (waiter.settled) return;
+          waiter.settled = true;
           this.waiters.delete(waiter);
           reject(error);
         },
@@ -48,10 +58,21 @@ export class CallDeadlines {
 
   private sweep(): void {
     const now = performance.now();
+    const expired: Waiter[] = [];
     for (const waiter of this.waiters) {
       if (waiter.deadline > now) break;
       this.waiters.delete(waiter);
-      waiter.reject(waiter.makeError());
+      expired.push(waiter);
+    }
+    if (expired.length > 0) {
+      // After this turn's I/O: a reply read there settles its call first (see the class comment).
+      setImmediate(() => {
+        for (const waiter of expired) {
+          if (waiter.settled) continue;
+          waiter.settled = true;
+          waiter.reject(waiter.makeError());
+        }
+      });
     }
     if (this.waiters.size === 0 && this.timer) {
       clearInterval(this.timer);
